@@ -1,0 +1,852 @@
+// GPU::Vector: element-wise kernels, reductions and ghost exchange. This
+// file is compiled by nvcc with the CUDA backend and as C++ without it.
+#include <dealii-gpu/base/exceptions.h>
+#include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/lac/vector.h>
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/lac/la_parallel_vector.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iomanip>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      struct ExchangePattern
+      {
+        explicit ExchangePattern(const Utilities::MPI::Partitioner &partitioner)
+        {
+          std::vector<unsigned int> indices;
+          indices.reserve(partitioner.n_import_indices());
+          for (const auto &range : partitioner.import_indices())
+            for (unsigned int i = range.first; i < range.second; ++i)
+              indices.push_back(i);
+          import_indices.copy_from(indices);
+        }
+
+        /** Locally owned indices that other ranks hold as ghosts. */
+        Array<unsigned int> import_indices;
+        /** Packed values on the backend, and host staging buffers. */
+        Array<char>       packed;
+        std::vector<char> host_send;
+        std::vector<char> host_receive;
+      };
+
+      namespace
+      {
+        const int exchange_tag = 4207;
+
+        template <typename Number>
+        void
+        pack(const std::size_t   n,
+             const unsigned int *indices,
+             const Number       *values,
+             Number             *packed)
+        {
+          parallel_for("Vector::update_ghost_values (pack)", n,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
+                         packed[j] = values[indices[j]];
+                       });
+        }
+
+        template <typename Number>
+        void
+        unpack_add(const std::size_t   n,
+                   const unsigned int *indices,
+                   const Number       *packed,
+                   Number             *values)
+        {
+          parallel_for("Vector::compress (unpack)", n,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
+                         atomic_add(&values[indices[j]], packed[j]);
+                       });
+        }
+
+        bool
+        cuda_aware_mpi_from_environment()
+        {
+          const char *env = std::getenv("DEALII_GPU_CUDA_AWARE_MPI");
+          return env != nullptr && std::strcmp(env, "1") == 0;
+        }
+      } // namespace
+    }   // namespace internal
+
+    template <typename Number>
+    Vector<Number>::ElementAccess::operator Number() const
+    {
+      Number value;
+      Memory::copy_to_host(backend, &value, pointer, sizeof(Number));
+      return value;
+    }
+
+    template <typename Number>
+    typename Vector<Number>::ElementAccess &
+    Vector<Number>::ElementAccess::operator=(const Number value)
+    {
+      Memory::copy_to_backend(backend, pointer, &value, sizeof(Number));
+      return *this;
+    }
+
+    template <typename Number>
+    typename Vector<Number>::ElementAccess &
+    Vector<Number>::ElementAccess::operator+=(const Number value)
+    {
+      const Number old = *this;
+      return *this = old + value;
+    }
+
+    template <typename Number>
+    Vector<Number>::Vector()
+      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+    {
+      reinit(0);
+    }
+
+    template <typename Number>
+    Vector<Number>::Vector(const Vector &other)
+      : Subscriptor()
+      , cuda_aware_mpi(other.cuda_aware_mpi)
+    {
+      reinit(other, true);
+      Memory::copy_within(values.backend(), values.data(), other.values.data(),
+                          values.size() * sizeof(Number));
+      ghosted = other.ghosted;
+    }
+
+    template <typename Number>
+    Vector<Number>::Vector(Vector &&other) noexcept
+      : Vector()
+    {
+      swap(other);
+    }
+
+    template <typename Number>
+    Vector<Number>::Vector(const size_type n)
+      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+    {
+      reinit(n);
+    }
+
+    template <typename Number>
+    Vector<Number>::Vector(
+      const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner)
+      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+    {
+      reinit(partitioner);
+    }
+
+    template <typename Number>
+    Vector<Number>::~Vector() = default;
+
+    template <typename Number>
+    void
+    Vector<Number>::reinit(const size_type n, const bool omit_zeroing_entries)
+    {
+      if (partitioner && partitioner->size() == n &&
+          partitioner->locally_owned_size() == n && omit_zeroing_entries)
+        return;
+      partitioner = std::make_shared<Utilities::MPI::Partitioner>(n);
+      pattern     = std::make_shared<internal::ExchangePattern>(*partitioner);
+      values.resize(n);
+      ghosted = false;
+      if (!omit_zeroing_entries)
+        Memory::set_zero(values.backend(), values.data(), n * sizeof(Number));
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::reinit(
+      const std::shared_ptr<const Utilities::MPI::Partitioner> &new_partitioner)
+    {
+      Assert(new_partitioner, ExcMessage("empty partitioner"));
+      partitioner = new_partitioner;
+      pattern = std::make_shared<internal::ExchangePattern>(*partitioner);
+      values.resize(partitioner->locally_owned_size() +
+                    partitioner->n_ghost_indices());
+      Memory::set_zero(values.backend(), values.data(),
+                       values.size() * sizeof(Number));
+      ghosted = false;
+    }
+
+    template <typename Number>
+    template <typename Number2>
+    void
+    Vector<Number>::reinit(const Vector<Number2> &other,
+                           const bool             omit_zeroing_entries)
+    {
+      partitioner = other.partitioner;
+      pattern     = other.pattern;
+      values.resize(other.values.size(), other.values.backend());
+      ghosted = false;
+      if (!omit_zeroing_entries)
+        Memory::set_zero(values.backend(), values.data(),
+                         values.size() * sizeof(Number));
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator=(const Vector &other)
+    {
+      if (this == &other)
+        return *this;
+      if (partitioner != other.partitioner)
+        reinit(other, true);
+      Memory::copy_within(values.backend(), values.data(), other.values.data(),
+                          values.size() * sizeof(Number));
+      ghosted = other.ghosted;
+      return *this;
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator=(Vector &&other) noexcept
+    {
+      swap(other);
+      return *this;
+    }
+
+    template <typename Number>
+    template <typename Number2>
+    void
+    Vector<Number>::copy_locally_owned_data_from(const Vector<Number2> &other)
+    {
+      AssertThrow(size() == other.size() &&
+                    locally_owned_size() == other.locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(), other.size(),
+                                          locally_owned_size(),
+                                          other.locally_owned_size()));
+      Number        *x = values.data();
+      const Number2 *y = other.get_values();
+      parallel_for("Vector::copy_locally_owned_data_from", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] = static_cast<Number>(y[i]);
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::check_compatible(const Vector &v) const
+    {
+      AssertThrow(v.values.backend() == values.backend(),
+                  ExcBackendMismatch(to_string(values.backend()),
+                                     to_string(v.values.backend())));
+      AssertThrow(v.partitioner == partitioner ||
+                    (v.size() == size() &&
+                     v.partitioner->local_range() == partitioner->local_range()),
+                  ExcVectorLayoutMismatch(size(), v.size(), locally_owned_size(),
+                                          v.locally_owned_size()));
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator=(const Number s)
+    {
+      Number *x = values.data();
+      const std::size_t n = s == Number() ? values.size() : locally_owned_size();
+      parallel_for("Vector::operator=", n,
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) { x[i] = s; });
+      if (s == Number())
+        ghosted = false;
+      return *this;
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator*=(const Number factor)
+    {
+      Number *x = values.data();
+      parallel_for("Vector::operator*=", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] *= factor;
+                   });
+      return *this;
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator/=(const Number factor)
+    {
+      AssertThrow(factor != Number(), ExcDivideByZero());
+      return *this *= Number(1) / factor;
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator+=(const Vector &v)
+    {
+      add(Number(1), v);
+      return *this;
+    }
+
+    template <typename Number>
+    Vector<Number> &
+    Vector<Number>::operator-=(const Vector &v)
+    {
+      add(Number(-1), v);
+      return *this;
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::add(const Number a)
+    {
+      Number *x = values.data();
+      parallel_for("Vector::add", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) { x[i] += a; });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::add(const Number a, const Vector &v)
+    {
+      check_compatible(v);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      parallel_for("Vector::add", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] += a * y[i];
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::add(const Number  a,
+                        const Vector &v,
+                        const Number  b,
+                        const Vector &w)
+    {
+      check_compatible(v);
+      check_compatible(w);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      const Number *z = w.values.data();
+      parallel_for("Vector::add", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] += a * y[i] + b * z[i];
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::sadd(const Number s, const Number a, const Vector &v)
+    {
+      check_compatible(v);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      parallel_for("Vector::sadd", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] = s * x[i] + a * y[i];
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::sadd(const Number s, const Vector &v)
+    {
+      sadd(s, Number(1), v);
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::equ(const Number a, const Vector &v)
+    {
+      check_compatible(v);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      parallel_for("Vector::equ", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] = a * y[i];
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::equ(const Number  a,
+                        const Vector &v,
+                        const Number  b,
+                        const Vector &w)
+    {
+      check_compatible(v);
+      check_compatible(w);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      const Number *z = w.values.data();
+      parallel_for("Vector::equ", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] = a * y[i] + b * z[i];
+                   });
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::scale(const Vector &v)
+    {
+      check_compatible(v);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      parallel_for("Vector::scale", locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                     x[i] *= y[i];
+                   });
+    }
+
+    template <typename Number>
+    Number
+    Vector<Number>::operator*(const Vector &v) const
+    {
+      check_compatible(v);
+      const Number *x = values.data();
+      const Number *y = v.values.data();
+      const double  local =
+        parallel_sum("Vector::operator*", locally_owned_size(),
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                       return static_cast<double>(x[i]) * y[i];
+                     });
+      return Utilities::MPI::sum(local, get_mpi_communicator());
+    }
+
+    template <typename Number>
+    Number
+    Vector<Number>::add_and_dot(const Number a, const Vector &v, const Vector &w)
+    {
+      check_compatible(v);
+      check_compatible(w);
+      Number       *x = values.data();
+      const Number *y = v.values.data();
+      const Number *z = w.values.data();
+      const double  local =
+        parallel_sum("Vector::add_and_dot", locally_owned_size(),
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                       const Number updated = x[i] + a * y[i];
+                       x[i]                 = updated;
+                       return static_cast<double>(updated) * z[i];
+                     });
+      return Utilities::MPI::sum(local, get_mpi_communicator());
+    }
+
+    template <typename Number>
+    typename Vector<Number>::real_type
+    Vector<Number>::l1_norm() const
+    {
+      const Number *x     = values.data();
+      const double  local = parallel_sum(
+        "Vector::l1_norm", locally_owned_size(),
+        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+          return static_cast<double>(x[i] < Number() ? -x[i] : x[i]);
+        });
+      return Utilities::MPI::sum(local, get_mpi_communicator());
+    }
+
+    template <typename Number>
+    typename Vector<Number>::real_type
+    Vector<Number>::norm_sqr() const
+    {
+      const Number *x     = values.data();
+      const double  local = parallel_sum(
+        "Vector::norm_sqr", locally_owned_size(),
+        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+          return static_cast<double>(x[i]) * x[i];
+        });
+      return Utilities::MPI::sum(local, get_mpi_communicator());
+    }
+
+    template <typename Number>
+    typename Vector<Number>::real_type
+    Vector<Number>::l2_norm() const
+    {
+      return std::sqrt(norm_sqr());
+    }
+
+    template <typename Number>
+    typename Vector<Number>::real_type
+    Vector<Number>::linfty_norm() const
+    {
+      const Number *x     = values.data();
+      const double  local = parallel_max(
+        "Vector::linfty_norm", locally_owned_size(),
+        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+          return static_cast<double>(x[i] < Number() ? -x[i] : x[i]);
+        });
+      return Utilities::MPI::max(local, get_mpi_communicator());
+    }
+
+    template <typename Number>
+    Number
+    Vector<Number>::mean_value() const
+    {
+      const Number *x     = values.data();
+      const double  local = parallel_sum(
+        "Vector::mean_value", locally_owned_size(),
+        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+          return static_cast<double>(x[i]);
+        });
+      const double total = Utilities::MPI::sum(local, get_mpi_communicator());
+      return size() > 0 ? static_cast<Number>(total / size()) : Number();
+    }
+
+    template <typename Number>
+    bool
+    Vector<Number>::all_zero() const
+    {
+      return linfty_norm() == real_type();
+    }
+
+    template <typename Number>
+    typename Vector<Number>::size_type
+    Vector<Number>::size() const
+    {
+      return partitioner->size();
+    }
+
+    template <typename Number>
+    typename Vector<Number>::size_type
+    Vector<Number>::locally_owned_size() const
+    {
+      return partitioner->locally_owned_size();
+    }
+
+    template <typename Number>
+    IndexSet
+    Vector<Number>::locally_owned_elements() const
+    {
+      return partitioner->locally_owned_range();
+    }
+
+    template <typename Number>
+    typename Vector<Number>::ElementAccess
+    Vector<Number>::operator()(const size_type global_index)
+    {
+      AssertThrow(partitioner->in_local_range(global_index) ||
+                    partitioner->is_ghost_entry(global_index),
+                  ExcMessage("Index " + std::to_string(global_index) +
+                             " is neither owned nor a ghost on this rank."));
+      return ElementAccess(values.data() +
+                             partitioner->global_to_local(global_index),
+                           values.backend());
+    }
+
+    template <typename Number>
+    Number
+    Vector<Number>::operator()(const size_type global_index) const
+    {
+      return const_cast<Vector &>(*this)(global_index);
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::swap(Vector &other) noexcept
+    {
+      std::swap(partitioner, other.partitioner);
+      std::swap(pattern, other.pattern);
+      values.swap(other.values);
+      std::swap(ghosted, other.ghosted);
+      std::swap(cuda_aware_mpi, other.cuda_aware_mpi);
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::update_ghost_values() const
+    {
+      exchange(true, VectorOperation::insert);
+      ghosted = true;
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::compress(const VectorOperation::values operation)
+    {
+      if (operation == VectorOperation::add)
+        exchange(false, operation);
+      zero_out_ghost_values();
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::zero_out_ghost_values() const
+    {
+      Memory::set_zero(values.backend(), values.data() + locally_owned_size(),
+                       partitioner->n_ghost_indices() * sizeof(Number));
+      ghosted = false;
+    }
+
+    template <typename Number>
+    bool
+    Vector<Number>::has_ghost_elements() const
+    {
+      return ghosted;
+    }
+
+    // forward: owners send their imported entries to the ranks that hold
+    // them as ghosts. Backward (compress add): ghosts go to their owners and
+    // are added there; one owned entry may receive from several ranks, so
+    // the unpacking adds atomically.
+    template <typename Number>
+    void
+    Vector<Number>::exchange(const bool                    forward,
+                             const VectorOperation::values operation) const
+    {
+      (void)operation;
+      const Utilities::MPI::Partitioner &part = *partitioner;
+      if (Utilities::MPI::n_mpi_processes(part.get_mpi_communicator()) == 1)
+        return;
+      const std::size_t n_import = part.n_import_indices();
+      const std::size_t n_ghost  = part.n_ghost_indices();
+      const std::size_t n_owned  = part.locally_owned_size();
+      const Backend     backend  = values.backend();
+      const bool staged = backend == Backend::cuda && !cuda_aware_mpi;
+      internal::ExchangePattern &p = *pattern;
+
+      if (p.packed.size() < n_import * sizeof(Number) ||
+          p.packed.backend() != backend)
+        p.packed.resize(n_import * sizeof(Number), backend);
+      Number             *packed  = reinterpret_cast<Number *>(p.packed.data());
+      Number             *x       = values.data();
+      const unsigned int *indices = p.import_indices.data();
+      Number             *ghosts  = x + n_owned;
+
+      // Buffers handed to MPI: host staging, or the backend memory itself.
+      char *import_buffer = reinterpret_cast<char *>(packed);
+      char *ghost_buffer  = reinterpret_cast<char *>(ghosts);
+      if (staged)
+        {
+          p.host_send.resize(n_import * sizeof(Number));
+          p.host_receive.resize(n_ghost * sizeof(Number));
+          import_buffer = p.host_send.data();
+          ghost_buffer  = p.host_receive.data();
+        }
+
+      if (forward)
+        {
+          internal::pack(n_import, indices, x, packed);
+          if (staged)
+            Memory::copy_to_host(backend, import_buffer, packed,
+                                 n_import * sizeof(Number));
+        }
+      else if (staged)
+        Memory::copy_to_host(backend, ghost_buffer, ghosts,
+                             n_ghost * sizeof(Number));
+
+      const MPI_Comm           comm = part.get_mpi_communicator();
+      std::vector<MPI_Request> requests;
+      requests.reserve(part.ghost_targets().size() +
+                       part.import_targets().size());
+      std::size_t offset = 0;
+      for (const auto &target : part.ghost_targets())
+        {
+          requests.emplace_back();
+          char *buffer = ghost_buffer + offset * sizeof(Number);
+          const int bytes = static_cast<int>(target.second * sizeof(Number));
+          const int ierr  = forward ?
+                              MPI_Irecv(buffer, bytes, MPI_BYTE, target.first,
+                                        internal::exchange_tag, comm,
+                                        &requests.back()) :
+                              MPI_Isend(buffer, bytes, MPI_BYTE, target.first,
+                                        internal::exchange_tag, comm,
+                                        &requests.back());
+          AssertThrowMPI(ierr);
+          offset += target.second;
+        }
+      offset = 0;
+      for (const auto &target : part.import_targets())
+        {
+          requests.emplace_back();
+          char *buffer = import_buffer + offset * sizeof(Number);
+          const int bytes = static_cast<int>(target.second * sizeof(Number));
+          const int ierr  = forward ?
+                              MPI_Isend(buffer, bytes, MPI_BYTE, target.first,
+                                        internal::exchange_tag, comm,
+                                        &requests.back()) :
+                              MPI_Irecv(buffer, bytes, MPI_BYTE, target.first,
+                                        internal::exchange_tag, comm,
+                                        &requests.back());
+          AssertThrowMPI(ierr);
+          offset += target.second;
+        }
+      const int ierr = MPI_Waitall(static_cast<int>(requests.size()),
+                                   requests.data(), MPI_STATUSES_IGNORE);
+      AssertThrowMPI(ierr);
+
+      if (forward)
+        {
+          if (staged)
+            Memory::copy_to_backend(backend, ghosts, ghost_buffer,
+                                    n_ghost * sizeof(Number));
+        }
+      else
+        {
+          if (staged)
+            Memory::copy_to_backend(backend, packed, import_buffer,
+                                    n_import * sizeof(Number));
+          internal::unpack_add(n_import, indices, packed, x);
+        }
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::copy_locally_owned_data_from(
+      const LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
+        &host_vector)
+    {
+      AssertThrow(host_vector.size() == size() &&
+                    host_vector.locally_owned_size() == locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(), host_vector.size(),
+                                          locally_owned_size(),
+                                          host_vector.locally_owned_size()));
+      Memory::copy_to_backend(values.backend(), values.data(),
+                              host_vector.begin(),
+                              locally_owned_size() * sizeof(Number));
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::copy_locally_owned_data_to(
+      LinearAlgebra::distributed::Vector<Number, MemorySpace::Host> &host_vector)
+      const
+    {
+      AssertThrow(host_vector.size() == size() &&
+                    host_vector.locally_owned_size() == locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(), host_vector.size(),
+                                          locally_owned_size(),
+                                          host_vector.locally_owned_size()));
+      Memory::copy_to_host(values.backend(), host_vector.begin(), values.data(),
+                           locally_owned_size() * sizeof(Number));
+    }
+
+    template <typename Number>
+    Number *
+    Vector<Number>::get_values()
+    {
+      return values.data();
+    }
+
+    template <typename Number>
+    const Number *
+    Vector<Number>::get_values() const
+    {
+      return values.data();
+    }
+
+    template <typename Number>
+    const std::shared_ptr<const Utilities::MPI::Partitioner> &
+    Vector<Number>::get_partitioner() const
+    {
+      return partitioner;
+    }
+
+    template <typename Number>
+    MPI_Comm
+    Vector<Number>::get_mpi_communicator() const
+    {
+      return partitioner->get_mpi_communicator();
+    }
+
+    template <typename Number>
+    Backend
+    Vector<Number>::backend() const
+    {
+      return values.backend();
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::set_cuda_aware_mpi(const bool use)
+    {
+      cuda_aware_mpi = use;
+    }
+
+    template <typename Number>
+    std::size_t
+    Vector<Number>::memory_consumption() const
+    {
+      return sizeof(*this) + values.memory_consumption();
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::print(std::ostream      &out,
+                          const unsigned int precision,
+                          const bool         scientific) const
+    {
+      std::vector<Number> host(values.size());
+      Memory::copy_to_host(values.backend(), host.data(), values.data(),
+                           locally_owned_size() * sizeof(Number));
+      const auto old_flags     = out.flags();
+      const auto old_precision = out.precision(precision);
+      if (scientific)
+        out.setf(std::ios::scientific, std::ios::floatfield);
+      else
+        out.setf(std::ios::fixed, std::ios::floatfield);
+      for (std::size_t i = 0; i < locally_owned_size(); ++i)
+        out << host[i] << (i + 1 < locally_owned_size() ? ' ' : '\n');
+      out.flags(old_flags);
+      out.precision(old_precision);
+    }
+
+    template class Vector<float>;
+    template class Vector<double>;
+    template void Vector<float>::reinit(const Vector<double> &, const bool);
+    template void Vector<double>::reinit(const Vector<float> &, const bool);
+    template void Vector<float>::reinit(const Vector<float> &, const bool);
+    template void Vector<double>::reinit(const Vector<double> &, const bool);
+    template void
+    Vector<float>::copy_locally_owned_data_from(const Vector<double> &);
+    template void
+    Vector<double>::copy_locally_owned_data_from(const Vector<float> &);
+    template void
+    Vector<float>::copy_locally_owned_data_from(const Vector<float> &);
+    template void
+    Vector<double>::copy_locally_owned_data_from(const Vector<double> &);
+  } // namespace GPU
+
+  namespace internal
+  {
+    namespace AffineConstraintsImplementation
+    {
+      namespace
+      {
+        template <typename Number>
+        void
+        set_zero_constrained(const std::vector<types::global_dof_index> &cm,
+                             GPU::Vector<Number>                        &vec)
+        {
+          const auto               &part = *vec.get_partitioner();
+          std::vector<unsigned int> local;
+          for (const auto i : cm)
+            if (part.in_local_range(i))
+              local.push_back(part.global_to_local(i));
+          GPU::Array<unsigned int> indices;
+          indices.copy_from(local);
+          const unsigned int *idx = indices.data();
+          Number             *x   = vec.get_values();
+          GPU::parallel_for("AffineConstraints::set_zero", local.size(),
+                            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
+                              x[idx[j]] = Number();
+                            });
+          vec.compress(VectorOperation::insert);
+        }
+      } // namespace
+
+      template <>
+      void
+      set_zero_all(const std::vector<types::global_dof_index> &cm,
+                   GPU::Vector<float>                         &vec)
+      {
+        set_zero_constrained(cm, vec);
+      }
+
+      template <>
+      void
+      set_zero_all(const std::vector<types::global_dof_index> &cm,
+                   GPU::Vector<double>                        &vec)
+      {
+        set_zero_constrained(cm, vec);
+      }
+    } // namespace AffineConstraintsImplementation
+  }   // namespace internal
+} // namespace dealii

@@ -1,0 +1,106 @@
+// Small harness for dealii-gpu's deal.II-style tests: output goes through
+// deallog into the file "output", which deal.II's test macros compare with
+// <name>.output using numdiff. The backend is chosen by DEALII_GPU_DEVICE
+// (default: CUDA when a device is visible), so one .output file checks both.
+#ifndef dealii_gpu_tests_h
+#define dealii_gpu_tests_h
+
+#include <dealii-gpu/base/device.h>
+
+#include <deal.II/base/logstream.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/utilities.h>
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+using namespace dealii;
+
+// Reproducible pseudo-random numbers in [0, 1), the same on every machine.
+inline double
+random_value(std::uint64_t &state)
+{
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return static_cast<double>(state >> 11) / 9007199254740992.;
+}
+
+// Prints the backend on the console (not into "output", which must be the
+// same on both backends).
+inline void
+announce_backend()
+{
+  std::cout << "dealii-gpu backend: " << GPU::Device::description()
+            << std::endl;
+}
+
+// Serial tests: deallog writes into "output".
+struct LogInit
+{
+  std::ofstream logfile;
+  LogInit()
+    : logfile("output")
+  {
+    deallog.attach(logfile);
+    deallog.depth_console(0);
+    deallog << std::setprecision(6);
+    GPU::Device::initialize("auto");
+    announce_backend();
+  }
+  ~LogInit() { deallog.detach(); }
+};
+
+// MPI tests: every rank logs into its own file; at the end rank 0 collects
+// them into "output" in rank order, so all ranks' lines are compared.
+struct MPILogInitAll
+{
+  std::ofstream logfile;
+  unsigned int  rank;
+  unsigned int  n_ranks;
+  MPILogInitAll()
+    : rank(Utilities::MPI::this_mpi_process(MPI_COMM_WORLD))
+    , n_ranks(Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD))
+  {
+    logfile.open(rank == 0 ? "output" : "output.proc" + std::to_string(rank));
+    deallog.attach(logfile);
+    deallog.depth_console(0);
+    deallog << std::setprecision(6);
+    deallog.push(Utilities::int_to_string(rank));
+    GPU::Device::initialize("auto");
+    if (rank == 0)
+      announce_backend();
+  }
+  ~MPILogInitAll()
+  {
+    deallog.pop();
+    deallog.detach();
+    logfile.close();
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+      {
+        std::ofstream out("output", std::ios::app);
+        for (unsigned int r = 1; r < n_ranks; ++r)
+          {
+            const std::string name = "output.proc" + std::to_string(r);
+            std::ifstream     in(name);
+            out << "\n" << in.rdbuf();
+            in.close();
+            std::remove(name.c_str());
+          }
+      }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+};
+
+// Relative difference, safe for a zero reference.
+inline double
+relative_difference(const double value, const double reference)
+{
+  return std::abs(value - reference) /
+         std::max(std::abs(reference), 1e-300);
+}
+
+#endif

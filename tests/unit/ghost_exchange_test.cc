@@ -1,0 +1,59 @@
+// Ghost exchange with 3 ranks on a random ghost pattern, against deal.II's
+// host vector with the same partitioner.
+#include <dealii-gpu/lac/vector.h>
+
+#include <deal.II/lac/la_parallel_vector.h>
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace dealii;
+
+TEST(GhostExchange, RandomPatternMatchesDealII)
+{
+  const MPI_Comm     comm = MPI_COMM_WORLD;
+  const unsigned int p    = Utilities::MPI::n_mpi_processes(comm);
+  if (p != 3)
+    GTEST_SKIP() << "runs with 3 ranks";
+  const unsigned int r = Utilities::MPI::this_mpi_process(comm);
+  const unsigned int n = 30011;
+  IndexSet           owned(n), ghosts(n);
+  owned.add_range((n * r) / p, (n * (r + 1)) / p);
+  std::mt19937                                gen(5 + r);
+  std::uniform_int_distribution<unsigned int> pick(0, n - 1);
+  for (unsigned int k = 0; k < 2000; ++k)
+    ghosts.add_index(pick(gen));
+  ghosts.subtract_set(owned);
+  const auto partitioner =
+    std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+
+  LinearAlgebra::distributed::Vector<double> host(partitioner);
+  GPU::Vector<double>                        v(partitioner);
+  std::uniform_real_distribution<double>     dist(-1, 1);
+  for (unsigned int i = 0; i < host.locally_owned_size() + partitioner->n_ghost_indices(); ++i)
+    host.local_element(i) = dist(gen);
+  // Owned and ghost values go in; the ghost ones are contributions to add.
+  std::vector<double> all(host.begin(), host.begin() + host.locally_owned_size() +
+                                          partitioner->n_ghost_indices());
+  {
+    auto values = v.get_values();
+    GPU::Memory::copy_to_backend(v.backend(), values, all.data(),
+                                 all.size() * sizeof(double));
+  }
+  v.compress(VectorOperation::add);
+  host.compress(VectorOperation::add);
+  LinearAlgebra::distributed::Vector<double> result(partitioner);
+  v.copy_locally_owned_data_to(result);
+  result -= host;
+  EXPECT_LE(result.linfty_norm(), 1e-15);
+
+  host.update_ghost_values();
+  v.update_ghost_values();
+  std::vector<double> ghosts_gpu(partitioner->n_ghost_indices());
+  GPU::Memory::copy_to_host(v.backend(), ghosts_gpu.data(),
+                            v.get_values() + v.locally_owned_size(),
+                            ghosts_gpu.size() * sizeof(double));
+  for (unsigned int g = 0; g < ghosts_gpu.size(); ++g)
+    EXPECT_EQ(ghosts_gpu[g], host.local_element(host.locally_owned_size() + g));
+}
