@@ -7,7 +7,12 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/lac/la_parallel_vector.h>
 
+#ifdef DEAL_II_GPU_WITH_CUDA
+#  include <cuda_runtime.h>
+#endif
+
 #include <cmath>
+#include <type_traits>
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
@@ -18,6 +23,63 @@ namespace dealii
   {
     namespace internal
     {
+      // Host buffer for staging MPI messages; page-locked under CUDA so
+      // that device-host copies run at full speed and need no bounce buffer.
+      class StagingBuffer
+      {
+      public:
+        StagingBuffer() = default;
+        StagingBuffer(const StagingBuffer &) = delete;
+        StagingBuffer &
+        operator=(const StagingBuffer &) = delete;
+        ~StagingBuffer() { release(); }
+
+        char *
+        get(const std::size_t bytes, const bool page_locked)
+        {
+          if (bytes > capacity || page_locked != locked)
+            {
+              release();
+              if (bytes > 0)
+                {
+#ifdef DEAL_II_GPU_WITH_CUDA
+                  if (page_locked)
+                    {
+                      void *p = nullptr;
+                      DEAL_II_GPU_CUDA_CHECK(cudaMallocHost(&p, bytes));
+                      data = static_cast<char *>(p);
+                    }
+                  else
+#endif
+                    data = static_cast<char *>(
+                      Memory::allocate(Backend::host, bytes));
+                  capacity = bytes;
+                  locked   = page_locked;
+                }
+            }
+          return data;
+        }
+
+      private:
+        void
+        release()
+        {
+#ifdef DEAL_II_GPU_WITH_CUDA
+          if (locked && data != nullptr)
+            (void)cudaFreeHost(data);
+          else
+#endif
+            Memory::deallocate(Backend::host, data);
+          data     = nullptr;
+          capacity = 0;
+          locked   = false;
+        }
+
+        char       *data     = nullptr;
+        std::size_t capacity = 0;
+        bool        locked   = false;
+      };
+
       struct ExchangePattern
       {
         explicit ExchangePattern(const Utilities::MPI::Partitioner &partitioner)
@@ -34,8 +96,8 @@ namespace dealii
         Array<unsigned int> import_indices;
         /** Packed values on the backend, and host staging buffers. */
         Array<char>       packed;
-        std::vector<char> host_send;
-        std::vector<char> host_receive;
+        StagingBuffer     host_send;
+        StagingBuffer     host_receive;
       };
 
       namespace
@@ -66,6 +128,105 @@ namespace dealii
                        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
                          atomic_add(&values[indices[j]], packed[j]);
                        });
+        }
+
+        // Lets nullptr stand for an unused input vector.
+        template <typename T>
+        struct Identity
+        {
+          using type = T;
+        };
+        template <typename T>
+        using NonDeduced = typename Identity<T>::type;
+
+        // Entry-wise kernel over W consecutive entries per call: the loads of
+        // a chunk are issued before its stores, so each thread has W
+        // independent loads in flight per vector (the compiler cannot reorder
+        // them itself: as far as it knows the pointers may alias). x is read
+        // only if ReadsX and written only if WritesX; y and z may be null.
+        // op(x_k, y_k, z_k) may change x_k and returns its contribution to
+        // the reduction (Combine: SumOp or MaxOp).
+        template <typename Combine,
+                  bool ReadsX,
+                  bool WritesX,
+                  typename Number,
+                  typename Op>
+        double
+        chunked(const char        *name,
+                const std::size_t  n,
+                Number            *x,
+                const NonDeduced<Number> *y,
+                const NonDeduced<Number> *z,
+                const Op           op)
+        {
+          constexpr unsigned int W        = 4;
+          const std::size_t      n_chunks = (n + W - 1) / W;
+          auto chunk = [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
+            const std::size_t i0     = j * W;
+            double            result = 0.;
+            if (i0 + W <= n)
+              {
+                Number xv[W], yv[W], zv[W];
+                for (unsigned int k = 0; k < W; ++k)
+                  {
+                    xv[k] = ReadsX ? x[i0 + k] : Number();
+                    yv[k] = y != nullptr ? y[i0 + k] : Number();
+                    zv[k] = z != nullptr ? z[i0 + k] : Number();
+                  }
+                for (unsigned int k = 0; k < W; ++k)
+                  result = Combine::combine(result, op(xv[k], yv[k], zv[k]));
+                if (WritesX)
+                  for (unsigned int k = 0; k < W; ++k)
+                    x[i0 + k] = xv[k];
+              }
+            else
+              for (std::size_t i = i0; i < n; ++i)
+                {
+                  Number xi = ReadsX ? x[i] : Number();
+                  result    = Combine::combine(
+                    result,
+                    op(xi, y != nullptr ? y[i] : Number(),
+                       z != nullptr ? z[i] : Number()));
+                  if (WritesX)
+                    x[i] = xi;
+                }
+            return result;
+          };
+          return parallel_reduce<Combine>(name, n_chunks, chunk);
+        }
+
+        // Update without reduction.
+        template <bool ReadsX, typename Number, typename Op>
+        void
+        update(const char       *name,
+               const std::size_t n,
+               Number           *x,
+               const NonDeduced<Number> *y,
+               const NonDeduced<Number> *z,
+               const Op          op)
+        {
+          constexpr unsigned int W        = 4;
+          const std::size_t      n_chunks = (n + W - 1) / W;
+          parallel_for(name, n_chunks, [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
+            const std::size_t i0 = j * W;
+            if (i0 + W <= n)
+              {
+                Number xv[W], yv[W], zv[W];
+                for (unsigned int k = 0; k < W; ++k)
+                  {
+                    xv[k] = ReadsX ? x[i0 + k] : Number();
+                    yv[k] = y != nullptr ? y[i0 + k] : Number();
+                    zv[k] = z != nullptr ? z[i0 + k] : Number();
+                  }
+                for (unsigned int k = 0; k < W; ++k)
+                  x[i0 + k] = op(xv[k], yv[k], zv[k]);
+              }
+            else
+              for (std::size_t i = i0; i < n; ++i)
+                x[i] = op(ReadsX ? x[i] : Number(),
+                          y != nullptr ? y[i] : Number(),
+                          z != nullptr ? z[i] : Number());
+          });
         }
 
         bool
@@ -249,8 +410,10 @@ namespace dealii
     {
       Number *x = values.data();
       const std::size_t n = s == Number() ? values.size() : locally_owned_size();
-      parallel_for("Vector::operator=", n,
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) { x[i] = s; });
+      internal::update<false>("Vector::operator=", n, x, nullptr, nullptr,
+                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number, Number) {
+                                return s;
+                              });
       if (s == Number())
         ghosted = false;
       return *this;
@@ -261,10 +424,11 @@ namespace dealii
     Vector<Number>::operator*=(const Number factor)
     {
       Number *x = values.data();
-      parallel_for("Vector::operator*=", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] *= factor;
-                   });
+      internal::update<true>("Vector::operator*=", locally_owned_size(), x,
+                             nullptr, nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number, Number) {
+                               return xi * factor;
+                             });
       return *this;
     }
 
@@ -297,8 +461,11 @@ namespace dealii
     Vector<Number>::add(const Number a)
     {
       Number *x = values.data();
-      parallel_for("Vector::add", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) { x[i] += a; });
+      internal::update<true>("Vector::add", locally_owned_size(), x, nullptr,
+                             nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number, Number) {
+                               return xi + a;
+                             });
     }
 
     template <typename Number>
@@ -308,10 +475,10 @@ namespace dealii
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      parallel_for("Vector::add", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] += a * y[i];
-                   });
+      internal::update<true>("Vector::add", locally_owned_size(), x, y, nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
+                               return xi + a * yi;
+                             });
     }
 
     template <typename Number>
@@ -326,10 +493,10 @@ namespace dealii
       Number       *x = values.data();
       const Number *y = v.values.data();
       const Number *z = w.values.data();
-      parallel_for("Vector::add", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] += a * y[i] + b * z[i];
-                   });
+      internal::update<true>("Vector::add", locally_owned_size(), x, y, z,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number zi) {
+                               return xi + a * yi + b * zi;
+                             });
     }
 
     template <typename Number>
@@ -339,10 +506,10 @@ namespace dealii
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      parallel_for("Vector::sadd", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] = s * x[i] + a * y[i];
-                   });
+      internal::update<true>("Vector::sadd", locally_owned_size(), x, y, nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
+                               return s * xi + a * yi;
+                             });
     }
 
     template <typename Number>
@@ -359,10 +526,10 @@ namespace dealii
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      parallel_for("Vector::equ", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] = a * y[i];
-                   });
+      internal::update<false>("Vector::equ", locally_owned_size(), x, y, nullptr,
+                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number) {
+                                return a * yi;
+                              });
     }
 
     template <typename Number>
@@ -377,10 +544,10 @@ namespace dealii
       Number       *x = values.data();
       const Number *y = v.values.data();
       const Number *z = w.values.data();
-      parallel_for("Vector::equ", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] = a * y[i] + b * z[i];
-                   });
+      internal::update<false>("Vector::equ", locally_owned_size(), x, y, z,
+                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number zi) {
+                                return a * yi + b * zi;
+                              });
     }
 
     template <typename Number>
@@ -390,10 +557,10 @@ namespace dealii
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      parallel_for("Vector::scale", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] *= y[i];
-                   });
+      internal::update<true>("Vector::scale", locally_owned_size(), x, y, nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
+                               return xi * yi;
+                             });
     }
 
     template <typename Number>
@@ -401,13 +568,13 @@ namespace dealii
     Vector<Number>::operator*(const Vector &v) const
     {
       check_compatible(v);
-      const Number *x = values.data();
-      const Number *y = v.values.data();
-      const double  local =
-        parallel_sum("Vector::operator*", locally_owned_size(),
-                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                       return static_cast<double>(x[i]) * y[i];
-                     });
+      Number       *x     = const_cast<Number *>(values.data());
+      const Number *y     = v.values.data();
+      const double  local = internal::chunked<SumOp, true, false>(
+        "Vector::operator*", locally_owned_size(), x, y, nullptr,
+        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number) {
+          return static_cast<double>(xi) * yi;
+        });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
@@ -420,13 +587,22 @@ namespace dealii
       Number       *x = values.data();
       const Number *y = v.values.data();
       const Number *z = w.values.data();
-      const double  local =
-        parallel_sum("Vector::add_and_dot", locally_owned_size(),
-                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                       const Number updated = x[i] + a * y[i];
-                       x[i]                 = updated;
-                       return static_cast<double>(updated) * z[i];
-                     });
+      // w may be this vector (deal.II's Gram-Schmidt does that): then the
+      // dot product must use the updated entries, not the loaded ones.
+      const double local =
+        z == x ?
+          internal::chunked<SumOp, true, true>(
+            "Vector::add_and_dot", locally_owned_size(), x, y, nullptr,
+            [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number) {
+              xi += a * yi;
+              return static_cast<double>(xi) * xi;
+            }) :
+          internal::chunked<SumOp, true, true>(
+            "Vector::add_and_dot", locally_owned_size(), x, y, z,
+            [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number zi) {
+              xi += a * yi;
+              return static_cast<double>(xi) * zi;
+            });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
@@ -434,11 +610,11 @@ namespace dealii
     typename Vector<Number>::real_type
     Vector<Number>::l1_norm() const
     {
-      const Number *x     = values.data();
-      const double  local = parallel_sum(
-        "Vector::l1_norm", locally_owned_size(),
-        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-          return static_cast<double>(x[i] < Number() ? -x[i] : x[i]);
+      Number      *x     = const_cast<Number *>(values.data());
+      const double local = internal::chunked<SumOp, true, false>(
+        "Vector::l1_norm", locally_owned_size(), x, nullptr, nullptr,
+        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
+          return static_cast<double>(xi < Number() ? -xi : xi);
         });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
@@ -447,11 +623,11 @@ namespace dealii
     typename Vector<Number>::real_type
     Vector<Number>::norm_sqr() const
     {
-      const Number *x     = values.data();
-      const double  local = parallel_sum(
-        "Vector::norm_sqr", locally_owned_size(),
-        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-          return static_cast<double>(x[i]) * x[i];
+      Number      *x     = const_cast<Number *>(values.data());
+      const double local = internal::chunked<SumOp, true, false>(
+        "Vector::norm_sqr", locally_owned_size(), x, nullptr, nullptr,
+        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
+          return static_cast<double>(xi) * xi;
         });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
@@ -467,11 +643,11 @@ namespace dealii
     typename Vector<Number>::real_type
     Vector<Number>::linfty_norm() const
     {
-      const Number *x     = values.data();
-      const double  local = parallel_max(
-        "Vector::linfty_norm", locally_owned_size(),
-        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-          return static_cast<double>(x[i] < Number() ? -x[i] : x[i]);
+      Number      *x     = const_cast<Number *>(values.data());
+      const double local = internal::chunked<MaxOp, true, false>(
+        "Vector::linfty_norm", locally_owned_size(), x, nullptr, nullptr,
+        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
+          return static_cast<double>(xi < Number() ? -xi : xi);
         });
       return Utilities::MPI::max(local, get_mpi_communicator());
     }
@@ -480,11 +656,11 @@ namespace dealii
     Number
     Vector<Number>::mean_value() const
     {
-      const Number *x     = values.data();
-      const double  local = parallel_sum(
-        "Vector::mean_value", locally_owned_size(),
-        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-          return static_cast<double>(x[i]);
+      Number      *x     = const_cast<Number *>(values.data());
+      const double local = internal::chunked<SumOp, true, false>(
+        "Vector::mean_value", locally_owned_size(), x, nullptr, nullptr,
+        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
+          return static_cast<double>(xi);
         });
       const double total = Utilities::MPI::sum(local, get_mpi_communicator());
       return size() > 0 ? static_cast<Number>(total / size()) : Number();
@@ -615,10 +791,8 @@ namespace dealii
       char *ghost_buffer  = reinterpret_cast<char *>(ghosts);
       if (staged)
         {
-          p.host_send.resize(n_import * sizeof(Number));
-          p.host_receive.resize(n_ghost * sizeof(Number));
-          import_buffer = p.host_send.data();
-          ghost_buffer  = p.host_receive.data();
+          import_buffer = p.host_send.get(n_import * sizeof(Number), true);
+          ghost_buffer  = p.host_receive.get(n_ghost * sizeof(Number), true);
         }
 
       if (forward)

@@ -91,6 +91,17 @@ test(const double tol)
   const Number dot_h = h[0].add_and_dot(a, h[1], h[2]);
   check("add_and_dot (dot)", relative_difference(dot_d, dot_h));
   check("add_and_dot (update)", max_difference(d[0], h[0]));
+  // Aliased arguments, as in deal.II's GMRES: w = this, then v = this.
+  check("add_and_dot (w = this)",
+        relative_difference(d[0].add_and_dot(b, d[1], d[0]),
+                            h[0].add_and_dot(b, h[1], h[0])));
+  check("add_and_dot (w = this, update)", max_difference(d[0], h[0]));
+  check("add_and_dot (v = this)",
+        relative_difference(d[0].add_and_dot(a, d[0], d[2]),
+                            h[0].add_and_dot(a, h[0], h[2])));
+  d[0].sadd(s, a, d[0]);
+  h[0].sadd(s, a, h[0]);
+  check("sadd (v = this)", max_difference(d[0], h[0]));
 
   GPU::Vector<Number> copy(d[0]);
   check("copy constructor", max_difference(copy, h[0]));

@@ -92,6 +92,10 @@ TYPED_TEST(VectorOps, Reductions)
   const double hd = h[0].add_and_dot(-0.25, h[1], h[2]);
   EXPECT_NEAR(dd, hd, tol * std::abs(hd) + tol);
   EXPECT_LE(this->difference(d[0], h[0]), this->tolerance());
+  // w aliasing this: the dot product uses the updated entries.
+  const double da = d[0].add_and_dot(0.5, d[1], d[0]);
+  const double ha = h[0].add_and_dot(0.5, h[1], h[0]);
+  EXPECT_NEAR(da, ha, tol * std::abs(ha));
   EXPECT_FALSE(d[0].all_zero());
   d[0] = 0;
   EXPECT_TRUE(d[0].all_zero());

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The README's test command: set up, build and run the whole test suite in
+# both configurations, with the CUDA backend compiled (when nvcc is there)
+# and without it. On a machine without a GPU every test runs on the host
+# backend; on the GPU machine use contrib/gpu/run_tests.sh.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export OMPI_MCA_rmaps_base_oversubscribe=1
+if [ "$(id -u)" = 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+jobs=$(nproc)
+
+status=0
+configs="AUTO:build"
+[ "${DEALII_GPU_SKIP_HOST_ONLY:-0}" = 1 ] || configs="$configs OFF:build-host"
+for config in $configs; do
+  cuda=${config%%:*}
+  dir=$root/${config#*:}
+  echo "=== configuration DEAL_II_GPU_WITH_CUDA=$cuda in $dir"
+  "$root/contrib/setup.sh" "$dir" "$cuda"
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure) || status=1
+done
+exit $status

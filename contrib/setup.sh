@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Set-up on a fresh Debian 12 machine: installs what is missing with apt,
+# then configures and builds dealii-gpu. Safe to run twice.
+#
+#   contrib/setup.sh [build-dir] [AUTO|ON|OFF]
+#
+# The second argument is DEAL_II_GPU_WITH_CUDA: AUTO builds the CUDA backend
+# when nvcc is found (/usr/local/cuda), OFF builds the host backend only.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build}
+cuda=${2:-AUTO}
+
+packages="libdeal.ii-dev libgtest-dev numdiff cmake g++ make perl openmpi-bin xz-utils"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing$missing"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda"
+cmake --build "$build" -j"$(nproc)"
