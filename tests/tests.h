@@ -41,8 +41,7 @@ announce_backend()
 struct LogInit
 {
   std::ofstream logfile;
-  LogInit()
-    : logfile("output")
+  LogInit() : logfile("output")
   {
     deallog.attach(logfile);
     deallog.depth_console(0);
@@ -61,8 +60,8 @@ struct MPILogInitAll
   unsigned int  rank;
   unsigned int  n_ranks;
   MPILogInitAll()
-    : rank(Utilities::MPI::this_mpi_process(MPI_COMM_WORLD))
-    , n_ranks(Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD))
+      : rank(Utilities::MPI::this_mpi_process(MPI_COMM_WORLD)),
+        n_ranks(Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD))
   {
     logfile.open(rank == 0 ? "output" : "output.proc" + std::to_string(rank));
     deallog.attach(logfile);
@@ -80,17 +79,17 @@ struct MPILogInitAll
     logfile.close();
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
+    {
+      std::ofstream out("output", std::ios::app);
+      for (unsigned int r = 1; r < n_ranks; ++r)
       {
-        std::ofstream out("output", std::ios::app);
-        for (unsigned int r = 1; r < n_ranks; ++r)
-          {
-            const std::string name = "output.proc" + std::to_string(r);
-            std::ifstream     in(name);
-            out << "\n" << in.rdbuf();
-            in.close();
-            std::remove(name.c_str());
-          }
+        const std::string name = "output.proc" + std::to_string(r);
+        std::ifstream     in(name);
+        out << "\n" << in.rdbuf();
+        in.close();
+        std::remove(name.c_str());
       }
+    }
     MPI_Barrier(MPI_COMM_WORLD);
   }
 };
@@ -99,8 +98,7 @@ struct MPILogInitAll
 inline double
 relative_difference(const double value, const double reference)
 {
-  return std::abs(value - reference) /
-         std::max(std::abs(reference), 1e-300);
+  return std::abs(value - reference) / std::max(std::abs(reference), 1e-300);
 }
 
 #endif

@@ -32,156 +32,147 @@ namespace dealii
         std::string  device_name;
       };
 
-      DeviceState &
-      state()
+      DeviceState &state()
       {
         static DeviceState s;
         return s;
       }
 
-      int
-      count_cuda_devices()
+      int count_cuda_devices()
       {
 #ifdef DEAL_II_GPU_WITH_CUDA
         int n = 0;
         // No driver or no device: the host backend is the answer, not an
         // error. Clear the sticky error state afterwards.
         if (cudaGetDeviceCount(&n) != cudaSuccess)
-          {
-            (void)cudaGetLastError();
-            return 0;
-          }
+        {
+          (void)cudaGetLastError();
+          return 0;
+        }
         return n;
 #else
         return 0;
 #endif
       }
 
-      int
-      node_local_rank(const MPI_Comm &communicator)
+      int node_local_rank(const MPI_Comm &communicator)
       {
         int initialized = 0;
         MPI_Initialized(&initialized);
         if (!initialized)
           return 0;
         MPI_Comm node_comm;
-        MPI_Comm_split_type(communicator, MPI_COMM_TYPE_SHARED, 0,
-                            MPI_INFO_NULL, &node_comm);
+        MPI_Comm_split_type(
+            communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
         int rank = 0;
         MPI_Comm_rank(node_comm, &rank);
         MPI_Comm_free(&node_comm);
         return rank;
       }
 
-      void
-      select_backend(const Backend backend, const MPI_Comm &communicator)
+      void select_backend(const Backend backend, const MPI_Comm &communicator)
       {
         DeviceState &s = state();
         if (s.initialized)
-          {
-            AssertThrow(s.backend == backend,
-                        ExcMessage("GPU::Device is already initialized with "
-                                   "backend '" + to_string(s.backend) +
-                                   "'; it cannot change to '" +
-                                   to_string(backend) + "'."));
-            return;
-          }
+        {
+          AssertThrow(s.backend == backend,
+                      ExcMessage("GPU::Device is already initialized with "
+                                 "backend '" +
+                                 to_string(s.backend) +
+                                 "'; it cannot change to '" +
+                                 to_string(backend) + "'."));
+          return;
+        }
         s.backend = backend;
         if (backend == Backend::cuda)
-          {
+        {
 #ifdef DEAL_II_GPU_WITH_CUDA
-            const int n_devices = count_cuda_devices();
-            AssertThrow(n_devices > 0,
-                        ExcCudaNotAvailable("no CUDA device is visible"));
-            s.device_id = node_local_rank(communicator) % n_devices;
-            DEAL_II_GPU_CUDA_CHECK(cudaSetDevice(s.device_id));
-            cudaDeviceProp properties;
-            DEAL_II_GPU_CUDA_CHECK(
+          const int n_devices = count_cuda_devices();
+          AssertThrow(n_devices > 0,
+                      ExcCudaNotAvailable("no CUDA device is visible"));
+          s.device_id = node_local_rank(communicator) % n_devices;
+          DEAL_II_GPU_CUDA_CHECK(cudaSetDevice(s.device_id));
+          cudaDeviceProp properties;
+          DEAL_II_GPU_CUDA_CHECK(
               cudaGetDeviceProperties(&properties, s.device_id));
-            s.n_sms       = properties.multiProcessorCount;
-            s.device_name = properties.name;
+          s.n_sms       = properties.multiProcessorCount;
+          s.device_name = properties.name;
 #else
-            (void)communicator;
-            AssertThrow(false,
-                        ExcCudaNotAvailable(
+          (void)communicator;
+          AssertThrow(false,
+                      ExcCudaNotAvailable(
                           "dealii-gpu was built without CUDA (no nvcc)"));
 #endif
-          }
+        }
         else
-          {
-            s.device_id = -1;
-            s.n_sms     = 1;
-          }
+        {
+          s.device_id = -1;
+          s.n_sms     = 1;
+        }
         s.initialized = true;
       }
     } // namespace
 
-    std::string
-    to_string(const Backend backend)
+    std::string to_string(const Backend backend)
     {
       return backend == Backend::cuda ? "cuda" : "host";
     }
 
-    void
-    Device::initialize(const std::string &name, const MPI_Comm &communicator)
+    void Device::initialize(const std::string &name,
+                            const MPI_Comm    &communicator)
     {
       if (name == "cuda")
         select_backend(Backend::cuda, communicator);
       else if (name == "host")
         select_backend(Backend::host, communicator);
       else if (name == "auto" || name.empty())
-        {
-          if (state().initialized)
-            return;
-          select_backend(count_cuda_devices() > 0 ? Backend::cuda :
-                                                    Backend::host,
-                         communicator);
-        }
+      {
+        if (state().initialized)
+          return;
+        select_backend(count_cuda_devices() > 0 ? Backend::cuda : Backend::host,
+                       communicator);
+      }
       else
         AssertThrow(false,
                     ExcMessage("Unknown GPU::Device '" + name +
                                "': use 'cuda', 'host' or 'auto'."));
     }
 
-    void
-    Device::initialize(int argc, char **argv, const MPI_Comm &communicator)
+    void Device::initialize(int argc, char **argv, const MPI_Comm &communicator)
     {
       std::string name;
       for (int i = 1; i < argc; ++i)
-        {
-          const std::string arg = argv[i];
-          if (arg.rfind("--device=", 0) == 0)
-            name = arg.substr(9);
-          else if (arg == "--device" && i + 1 < argc)
-            name = argv[i + 1];
-        }
+      {
+        const std::string arg = argv[i];
+        if (arg.rfind("--device=", 0) == 0)
+          name = arg.substr(9);
+        else if (arg == "--device" && i + 1 < argc)
+          name = argv[i + 1];
+      }
       if (name.empty())
         if (const char *env = std::getenv("DEALII_GPU_DEVICE"))
           name = env;
       initialize(name.empty() ? "auto" : name, communicator);
     }
 
-    Backend
-    Device::backend()
+    Backend Device::backend()
     {
       if (!state().initialized)
-        {
-          std::string name = "auto";
-          if (const char *env = std::getenv("DEALII_GPU_DEVICE"))
-            name = env;
-          initialize(name);
-        }
+      {
+        std::string name = "auto";
+        if (const char *env = std::getenv("DEALII_GPU_DEVICE"))
+          name = env;
+        initialize(name);
+      }
       return state().backend;
     }
 
-    bool
-    Device::is_initialized()
+    bool Device::is_initialized()
     {
       return state().initialized;
     }
 
-    bool
-    Device::cuda_compiled()
+    bool Device::cuda_compiled()
     {
 #ifdef DEAL_II_GPU_WITH_CUDA
       return true;
@@ -190,59 +181,53 @@ namespace dealii
 #endif
     }
 
-    int
-    Device::n_cuda_devices()
+    int Device::n_cuda_devices()
     {
       return count_cuda_devices();
     }
 
-    int
-    Device::device_id()
+    int Device::device_id()
     {
       backend();
       return state().device_id;
     }
 
-    unsigned int
-    Device::n_multiprocessors()
+    unsigned int Device::n_multiprocessors()
     {
       backend();
       return state().n_sms;
     }
 
-    std::pair<std::size_t, std::size_t>
-    Device::memory_info()
+    std::pair<std::size_t, std::size_t> Device::memory_info()
     {
 #ifdef DEAL_II_GPU_WITH_CUDA
       if (backend() == Backend::cuda)
-        {
-          std::size_t free_bytes = 0, total_bytes = 0;
-          DEAL_II_GPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-          return {free_bytes, total_bytes};
-        }
+      {
+        std::size_t free_bytes = 0, total_bytes = 0;
+        DEAL_II_GPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        return {free_bytes, total_bytes};
+      }
 #endif
       return {0, 0};
     }
 
-    std::string
-    Device::description()
+    std::string Device::description()
     {
       std::ostringstream out;
       if (backend() == Backend::cuda)
-        {
-          const auto memory = memory_info();
-          out << "cuda: " << state().device_name << " (device "
-              << state().device_id << ", " << std::fixed
-              << std::setprecision(1) << memory.second / 1073741824. << " GiB, "
-              << state().n_sms << " SMs)";
-        }
+      {
+        const auto memory = memory_info();
+        out << "cuda: " << state().device_name << " (device "
+            << state().device_id << ", " << std::fixed << std::setprecision(1)
+            << memory.second / 1073741824. << " GiB, " << state().n_sms
+            << " SMs)";
+      }
       else
         out << "host (CPU, one MPI rank per core, unvectorized deal.II build)";
       return out.str();
     }
 
-    void
-    Device::synchronize()
+    void Device::synchronize()
     {
 #ifdef DEAL_II_GPU_WITH_CUDA
       if (backend() == Backend::cuda)
@@ -252,127 +237,122 @@ namespace dealii
 
     namespace Memory
     {
-      void *
-      allocate(const Backend backend, const std::size_t bytes)
+      void *allocate(const Backend backend, const std::size_t bytes)
       {
         if (bytes == 0)
           return nullptr;
         if (backend == Backend::cuda)
-          {
+        {
 #ifdef DEAL_II_GPU_WITH_CUDA
-            void       *pointer = nullptr;
-            cudaError_t error   = cudaMalloc(&pointer, bytes);
-            if (error == cudaErrorMemoryAllocation)
-              {
-                (void)cudaGetLastError();
-                std::size_t free_bytes = 0, total_bytes = 0;
-                cudaMemGetInfo(&free_bytes, &total_bytes);
-                AssertThrow(false,
-                            ExcOutOfDeviceMemory(state().device_name,
-                                                 bytes,
-                                                 free_bytes,
-                                                 total_bytes));
-              }
-            DEAL_II_GPU_CUDA_CHECK(error);
-            return pointer;
-#else
-            AssertThrow(false, ExcCudaNotAvailable("built without CUDA"));
-#endif
+          void       *pointer = nullptr;
+          cudaError_t error   = cudaMalloc(&pointer, bytes);
+          if (error == cudaErrorMemoryAllocation)
+          {
+            (void)cudaGetLastError();
+            std::size_t free_bytes = 0, total_bytes = 0;
+            cudaMemGetInfo(&free_bytes, &total_bytes);
+            AssertThrow(
+                false,
+                ExcOutOfDeviceMemory(
+                    state().device_name, bytes, free_bytes, total_bytes));
           }
+          DEAL_II_GPU_CUDA_CHECK(error);
+          return pointer;
+#else
+          AssertThrow(false, ExcCudaNotAvailable("built without CUDA"));
+#endif
+        }
         // 64-byte alignment as for cache lines and vector loads.
         void *pointer = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
         AssertThrow(pointer != nullptr, ExcOutOfHostMemory(bytes));
         return pointer;
       }
 
-      void
-      deallocate(const Backend backend, void *pointer) noexcept
+      void deallocate(const Backend backend, void *pointer) noexcept
       {
         if (pointer == nullptr)
           return;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
-          {
-            // Never throw from a destructor path.
-            (void)cudaFree(pointer);
-            return;
-          }
+        {
+          // Never throw from a destructor path.
+          (void)cudaFree(pointer);
+          return;
+        }
 #endif
         (void)backend;
         std::free(pointer);
       }
 
-      void
-      copy_to_backend(const Backend     backend,
-                      void             *destination,
-                      const void       *source,
-                      const std::size_t bytes)
+      void copy_to_backend(const Backend     backend,
+                           void             *destination,
+                           const void       *source,
+                           const std::size_t bytes)
       {
         if (bytes == 0)
           return;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
-          {
-            DEAL_II_GPU_CUDA_CHECK(
+        {
+          DEAL_II_GPU_CUDA_CHECK(
               cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
-            return;
-          }
+          return;
+        }
 #endif
         (void)backend;
         std::memcpy(destination, source, bytes);
       }
 
-      void
-      copy_to_host(const Backend     backend,
-                   void             *destination,
-                   const void       *source,
-                   const std::size_t bytes)
+      void copy_to_host(const Backend     backend,
+                        void             *destination,
+                        const void       *source,
+                        const std::size_t bytes)
       {
         if (bytes == 0)
           return;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
-          {
-            DEAL_II_GPU_CUDA_CHECK(
+        {
+          DEAL_II_GPU_CUDA_CHECK(
               cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
-            return;
-          }
+          return;
+        }
 #endif
         (void)backend;
         std::memcpy(destination, source, bytes);
       }
 
-      void
-      copy_within(const Backend     backend,
-                  void             *destination,
-                  const void       *source,
-                  const std::size_t bytes)
+      void copy_within(const Backend     backend,
+                       void             *destination,
+                       const void       *source,
+                       const std::size_t bytes)
       {
         if (bytes == 0)
           return;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
-          {
-            DEAL_II_GPU_CUDA_CHECK(cudaMemcpy(destination, source, bytes,
-                                              cudaMemcpyDeviceToDevice));
-            return;
-          }
+        {
+          DEAL_II_GPU_CUDA_CHECK(
+              cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToDevice));
+          return;
+        }
 #endif
         (void)backend;
         std::memmove(destination, source, bytes);
       }
 
-      void
-      set_zero(const Backend backend, void *destination, const std::size_t bytes)
+      void set_zero(const Backend     backend,
+                    void             *destination,
+                    const std::size_t bytes)
       {
         if (bytes == 0)
           return;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
-          {
-            DEAL_II_GPU_CUDA_CHECK(cudaMemset(destination, 0, bytes));
-            return;
-          }
+        {
+          DEAL_II_GPU_CUDA_CHECK(cudaMemset(destination, 0, bytes));
+          return;
+        }
 #endif
         (void)backend;
         std::memset(destination, 0, bytes);
@@ -381,12 +361,11 @@ namespace dealii
 
     namespace internal
     {
-      void
-      throw_cuda_error(int         error_code,
-                       const char *call,
-                       const char *file,
-                       int         line,
-                       const char *function)
+      void throw_cuda_error(int         error_code,
+                            const char *call,
+                            const char *file,
+                            int         line,
+                            const char *function)
       {
         std::string name = "error " + std::to_string(error_code);
         std::string text = "(no CUDA runtime)";
@@ -400,33 +379,31 @@ namespace dealii
         throw exc;
       }
 
-      bool
-      synchronize_after_launch()
+      bool synchronize_after_launch()
       {
-        static const bool sync = [] {
+        static const bool sync = []
+        {
           const char *env = std::getenv("DEALII_GPU_SYNC");
           return env != nullptr && std::strcmp(env, "1") == 0;
         }();
         return sync;
       }
 
-      void *
-      host_team_scratch(const std::size_t bytes)
+      void *host_team_scratch(const std::size_t bytes)
       {
         static std::unique_ptr<std::max_align_t[]> buffer;
         static std::size_t                         capacity = 0;
         if (bytes > capacity)
-          {
-            const std::size_t n =
+        {
+          const std::size_t n =
               (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-            buffer.reset(new std::max_align_t[n]);
-            capacity = n * sizeof(std::max_align_t);
-          }
+          buffer.reset(new std::max_align_t[n]);
+          capacity = n * sizeof(std::max_align_t);
+        }
         return buffer.get();
       }
 
-      void *
-      device_reduction_buffer(const std::size_t bytes)
+      void *device_reduction_buffer(const std::size_t bytes)
       {
         static Array<char> buffer;
         if (buffer.size() < bytes || buffer.backend() != Device::backend())
@@ -434,11 +411,11 @@ namespace dealii
         return buffer.data();
       }
 
-      void *
-      host_reduction_result()
+      void *host_reduction_result()
       {
 #ifdef DEAL_II_GPU_WITH_CUDA
-        static double *result = [] {
+        static double *result = []
+        {
           void *pointer = nullptr;
           DEAL_II_GPU_CUDA_CHECK(cudaMallocHost(&pointer, 64));
           return static_cast<double *>(pointer);
@@ -450,21 +427,19 @@ namespace dealii
 #endif
       }
 
-      void
-      throw_not_compiled_for_cuda(const char *kernel_name)
+      void throw_not_compiled_for_cuda(const char *kernel_name)
       {
         AssertThrow(false,
                     ExcCudaNotAvailable(
-                      std::string("kernel '") + kernel_name +
-                      "' was compiled without nvcc. Put kernels in .cu files "
-                      "(compiled as CUDA) when the CUDA backend is used."));
+                        std::string("kernel '") + kernel_name +
+                        "' was compiled without nvcc. Put kernels in .cu files "
+                        "(compiled as CUDA) when the CUDA backend is used."));
         std::abort();
       }
 
-      void
-      check_team_launch(const char       *kernel_name,
-                        const TeamShape  &shape,
-                        const std::size_t scratch_bytes)
+      void check_team_launch(const char       *kernel_name,
+                             const TeamShape  &shape,
+                             const std::size_t scratch_bytes)
       {
         AssertThrow(shape.size() >= 1 && shape.size() <= 1024,
                     ExcMessage(std::string("kernel '") + kernel_name +
@@ -473,10 +448,13 @@ namespace dealii
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (Device::backend() != Backend::cuda)
           return;
-        static int max_shared = [] {
+        static int max_shared = []
+        {
           int value = 0;
-          DEAL_II_GPU_CUDA_CHECK(cudaDeviceGetAttribute(
-            &value, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device::device_id()));
+          DEAL_II_GPU_CUDA_CHECK(
+              cudaDeviceGetAttribute(&value,
+                                     cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                     Device::device_id()));
           return value;
         }();
         AssertThrow(scratch_bytes <= static_cast<std::size_t>(max_shared),

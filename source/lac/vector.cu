@@ -12,10 +12,10 @@
 #endif
 
 #include <cmath>
-#include <type_traits>
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
+#include <type_traits>
 
 namespace dealii
 {
@@ -28,41 +28,38 @@ namespace dealii
       class StagingBuffer
       {
       public:
-        StagingBuffer() = default;
-        StagingBuffer(const StagingBuffer &) = delete;
-        StagingBuffer &
-        operator=(const StagingBuffer &) = delete;
+        StagingBuffer()                                 = default;
+        StagingBuffer(const StagingBuffer &)            = delete;
+        StagingBuffer &operator=(const StagingBuffer &) = delete;
         ~StagingBuffer() { release(); }
 
-        char *
-        get(const std::size_t bytes, const bool page_locked)
+        char *get(const std::size_t bytes, const bool page_locked)
         {
           if (bytes > capacity || page_locked != locked)
+          {
+            release();
+            if (bytes > 0)
             {
-              release();
-              if (bytes > 0)
-                {
 #ifdef DEAL_II_GPU_WITH_CUDA
-                  if (page_locked)
-                    {
-                      void *p = nullptr;
-                      DEAL_II_GPU_CUDA_CHECK(cudaMallocHost(&p, bytes));
-                      data = static_cast<char *>(p);
-                    }
-                  else
+              if (page_locked)
+              {
+                void *p = nullptr;
+                DEAL_II_GPU_CUDA_CHECK(cudaMallocHost(&p, bytes));
+                data = static_cast<char *>(p);
+              }
+              else
 #endif
-                    data = static_cast<char *>(
-                      Memory::allocate(Backend::host, bytes));
-                  capacity = bytes;
-                  locked   = page_locked;
-                }
+                data =
+                    static_cast<char *>(Memory::allocate(Backend::host, bytes));
+              capacity = bytes;
+              locked   = page_locked;
             }
+          }
           return data;
         }
 
       private:
-        void
-        release()
+        void release()
         {
 #ifdef DEAL_II_GPU_WITH_CUDA
           if (locked && data != nullptr)
@@ -95,9 +92,9 @@ namespace dealii
         /** Locally owned indices that other ranks hold as ghosts. */
         Array<unsigned int> import_indices;
         /** Packed values on the backend, and host staging buffers. */
-        Array<char>       packed;
-        StagingBuffer     host_send;
-        StagingBuffer     host_receive;
+        Array<char>   packed;
+        StagingBuffer host_send;
+        StagingBuffer host_receive;
       };
 
       namespace
@@ -105,29 +102,27 @@ namespace dealii
         const int exchange_tag = 4207;
 
         template <typename Number>
-        void
-        pack(const std::size_t   n,
-             const unsigned int *indices,
-             const Number       *values,
-             Number             *packed)
+        void pack(const std::size_t   n,
+                  const unsigned int *indices,
+                  const Number       *values,
+                  Number             *packed)
         {
-          parallel_for("Vector::update_ghost_values (pack)", n,
-                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
-                         packed[j] = values[indices[j]];
-                       });
+          parallel_for("Vector::update_ghost_values (pack)",
+                       n,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                       { packed[j] = values[indices[j]]; });
         }
 
         template <typename Number>
-        void
-        unpack_add(const std::size_t   n,
-                   const unsigned int *indices,
-                   const Number       *packed,
-                   Number             *values)
+        void unpack_add(const std::size_t   n,
+                        const unsigned int *indices,
+                        const Number       *packed,
+                        Number             *values)
         {
-          parallel_for("Vector::compress (unpack)", n,
-                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
-                         atomic_add(&values[indices[j]], packed[j]);
-                       });
+          parallel_for("Vector::compress (unpack)",
+                       n,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                       { atomic_add(&values[indices[j]], packed[j]); });
         }
 
         // Lets nullptr stand for an unused input vector.
@@ -139,98 +134,115 @@ namespace dealii
         template <typename T>
         using NonDeduced = typename Identity<T>::type;
 
-        // Entry-wise kernel over W consecutive entries per call: the loads of
-        // a chunk are issued before its stores, so each thread has W
-        // independent loads in flight per vector (the compiler cannot reorder
-        // them itself: as far as it knows the pointers may alias). x is read
-        // only if ReadsX and written only if WritesX; y and z may be null.
-        // op(x_k, y_k, z_k) may change x_k and returns its contribution to
-        // the reduction (Combine: SumOp or MaxOp).
+        // Entry-wise kernels: each call j handles W entries of a tile of
+        // W * T entries, T apart (base + k T), so that the warp's accesses
+        // coalesce and all loads of a call are issued before its stores:
+        // each thread has W independent loads in flight per vector (the
+        // compiler would not reorder them itself: for all it knows the
+        // pointers alias).
+        constexpr unsigned int chunk_width = 4;
+        constexpr unsigned int tile_lanes  = 256;
+
+        inline std::size_t n_chunk_calls(const std::size_t n)
+        {
+          const std::size_t tile = chunk_width * tile_lanes;
+          return (n + tile - 1) / tile * tile_lanes;
+        }
+
+        DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE std::size_t
+        chunk_base(const std::size_t j)
+        {
+          return (j / tile_lanes) * (chunk_width * tile_lanes) + j % tile_lanes;
+        }
+
+        // Reduction with Combine (SumOp, MaxOp) of op(x_i, y_i, z_i), which
+        // may also change x_i (written back if WritesX). x is loaded only if
+        // ReadsX; y and z may be null.
         template <typename Combine,
                   bool ReadsX,
                   bool WritesX,
                   typename Number,
                   typename Op>
-        double
-        chunked(const char        *name,
-                const std::size_t  n,
-                Number            *x,
-                const NonDeduced<Number> *y,
-                const NonDeduced<Number> *z,
-                const Op           op)
+        double chunked(const char               *name,
+                       const std::size_t         n,
+                       Number                   *x,
+                       const NonDeduced<Number> *y,
+                       const NonDeduced<Number> *z,
+                       const Op                  op)
         {
-          constexpr unsigned int W        = 4;
-          const std::size_t      n_chunks = (n + W - 1) / W;
-          auto chunk = [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
-            const std::size_t i0     = j * W;
+          constexpr unsigned int W = chunk_width, T = tile_lanes;
+          auto chunk = [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+          {
+            const std::size_t base   = chunk_base(j);
             double            result = 0.;
-            if (i0 + W <= n)
+            if (base + (W - 1) * T < n)
+            {
+              Number xv[W], yv[W], zv[W];
+              for (unsigned int k = 0; k < W; ++k)
               {
-                Number xv[W], yv[W], zv[W];
-                for (unsigned int k = 0; k < W; ++k)
-                  {
-                    xv[k] = ReadsX ? x[i0 + k] : Number();
-                    yv[k] = y != nullptr ? y[i0 + k] : Number();
-                    zv[k] = z != nullptr ? z[i0 + k] : Number();
-                  }
-                for (unsigned int k = 0; k < W; ++k)
-                  result = Combine::combine(result, op(xv[k], yv[k], zv[k]));
-                if (WritesX)
-                  for (unsigned int k = 0; k < W; ++k)
-                    x[i0 + k] = xv[k];
+                xv[k] = ReadsX ? x[base + k * T] : Number();
+                yv[k] = y != nullptr ? y[base + k * T] : Number();
+                zv[k] = z != nullptr ? z[base + k * T] : Number();
               }
+              for (unsigned int k = 0; k < W; ++k)
+                result = Combine::combine(result, op(xv[k], yv[k], zv[k]));
+              if (WritesX)
+                for (unsigned int k = 0; k < W; ++k)
+                  x[base + k * T] = xv[k];
+            }
             else
-              for (std::size_t i = i0; i < n; ++i)
-                {
-                  Number xi = ReadsX ? x[i] : Number();
-                  result    = Combine::combine(
-                    result,
-                    op(xi, y != nullptr ? y[i] : Number(),
-                       z != nullptr ? z[i] : Number()));
-                  if (WritesX)
-                    x[i] = xi;
-                }
+              for (std::size_t i = base; i < n; i += T)
+              {
+                Number xi = ReadsX ? x[i] : Number();
+                result    = Combine::combine(result,
+                                          op(xi,
+                                             y != nullptr ? y[i] : Number(),
+                                             z != nullptr ? z[i] : Number()));
+                if (WritesX)
+                  x[i] = xi;
+              }
             return result;
           };
-          return parallel_reduce<Combine>(name, n_chunks, chunk);
+          return parallel_reduce<Combine>(name, n_chunk_calls(n), chunk);
         }
 
-        // Update without reduction.
+        // x_i = op(x_i, y_i, z_i) without reduction; x is loaded only if
+        // ReadsX.
         template <bool ReadsX, typename Number, typename Op>
-        void
-        update(const char       *name,
-               const std::size_t n,
-               Number           *x,
-               const NonDeduced<Number> *y,
-               const NonDeduced<Number> *z,
-               const Op          op)
+        void update(const char               *name,
+                    const std::size_t         n,
+                    Number                   *x,
+                    const NonDeduced<Number> *y,
+                    const NonDeduced<Number> *z,
+                    const Op                  op)
         {
-          constexpr unsigned int W        = 4;
-          const std::size_t      n_chunks = (n + W - 1) / W;
-          parallel_for(name, n_chunks, [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
-            const std::size_t i0 = j * W;
-            if (i0 + W <= n)
-              {
-                Number xv[W], yv[W], zv[W];
-                for (unsigned int k = 0; k < W; ++k)
-                  {
-                    xv[k] = ReadsX ? x[i0 + k] : Number();
-                    yv[k] = y != nullptr ? y[i0 + k] : Number();
-                    zv[k] = z != nullptr ? z[i0 + k] : Number();
-                  }
-                for (unsigned int k = 0; k < W; ++k)
-                  x[i0 + k] = op(xv[k], yv[k], zv[k]);
-              }
-            else
-              for (std::size_t i = i0; i < n; ++i)
-                x[i] = op(ReadsX ? x[i] : Number(),
-                          y != nullptr ? y[i] : Number(),
-                          z != nullptr ? z[i] : Number());
-          });
+          constexpr unsigned int W = chunk_width, T = tile_lanes;
+          parallel_for(name,
+                       n_chunk_calls(n),
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                       {
+                         const std::size_t base = chunk_base(j);
+                         if (base + (W - 1) * T < n)
+                         {
+                           Number xv[W], yv[W], zv[W];
+                           for (unsigned int k = 0; k < W; ++k)
+                           {
+                             xv[k] = ReadsX ? x[base + k * T] : Number();
+                             yv[k] = y != nullptr ? y[base + k * T] : Number();
+                             zv[k] = z != nullptr ? z[base + k * T] : Number();
+                           }
+                           for (unsigned int k = 0; k < W; ++k)
+                             x[base + k * T] = op(xv[k], yv[k], zv[k]);
+                         }
+                         else
+                           for (std::size_t i = base; i < n; i += T)
+                             x[i] = op(ReadsX ? x[i] : Number(),
+                                       y != nullptr ? y[i] : Number(),
+                                       z != nullptr ? z[i] : Number());
+                       });
         }
 
-        bool
-        cuda_aware_mpi_from_environment()
+        bool cuda_aware_mpi_from_environment()
         {
           const char *env = std::getenv("DEALII_GPU_CUDA_AWARE_MPI");
           return env != nullptr && std::strcmp(env, "1") == 0;
@@ -259,45 +271,45 @@ namespace dealii
     Vector<Number>::ElementAccess::operator+=(const Number value)
     {
       const Number old = *this;
-      return *this = old + value;
+      return *this     = old + value;
     }
 
     template <typename Number>
     Vector<Number>::Vector()
-      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+        : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
     {
       reinit(0);
     }
 
     template <typename Number>
     Vector<Number>::Vector(const Vector &other)
-      : Subscriptor()
-      , cuda_aware_mpi(other.cuda_aware_mpi)
+        : Subscriptor(), cuda_aware_mpi(other.cuda_aware_mpi)
     {
       reinit(other, true);
-      Memory::copy_within(values.backend(), values.data(), other.values.data(),
+      Memory::copy_within(values.backend(),
+                          values.data(),
+                          other.values.data(),
                           values.size() * sizeof(Number));
       ghosted = other.ghosted;
     }
 
     template <typename Number>
-    Vector<Number>::Vector(Vector &&other) noexcept
-      : Vector()
+    Vector<Number>::Vector(Vector &&other) noexcept : Vector()
     {
       swap(other);
     }
 
     template <typename Number>
     Vector<Number>::Vector(const size_type n)
-      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+        : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
     {
       reinit(n);
     }
 
     template <typename Number>
     Vector<Number>::Vector(
-      const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner)
-      : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
+        const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner)
+        : cuda_aware_mpi(internal::cuda_aware_mpi_from_environment())
     {
       reinit(partitioner);
     }
@@ -306,8 +318,8 @@ namespace dealii
     Vector<Number>::~Vector() = default;
 
     template <typename Number>
-    void
-    Vector<Number>::reinit(const size_type n, const bool omit_zeroing_entries)
+    void Vector<Number>::reinit(const size_type n,
+                                const bool      omit_zeroing_entries)
     {
       if (partitioner && partitioner->size() == n &&
           partitioner->locally_owned_size() == n && omit_zeroing_entries)
@@ -321,52 +333,51 @@ namespace dealii
     }
 
     template <typename Number>
-    void
-    Vector<Number>::reinit(
-      const std::shared_ptr<const Utilities::MPI::Partitioner> &new_partitioner)
+    void Vector<Number>::reinit(
+        const std::shared_ptr<const Utilities::MPI::Partitioner>
+            &new_partitioner)
     {
       Assert(new_partitioner, ExcMessage("empty partitioner"));
       partitioner = new_partitioner;
-      pattern = std::make_shared<internal::ExchangePattern>(*partitioner);
+      pattern     = std::make_shared<internal::ExchangePattern>(*partitioner);
       values.resize(partitioner->locally_owned_size() +
                     partitioner->n_ghost_indices());
-      Memory::set_zero(values.backend(), values.data(),
-                       values.size() * sizeof(Number));
+      Memory::set_zero(
+          values.backend(), values.data(), values.size() * sizeof(Number));
       ghosted = false;
     }
 
     template <typename Number>
     template <typename Number2>
-    void
-    Vector<Number>::reinit(const Vector<Number2> &other,
-                           const bool             omit_zeroing_entries)
+    void Vector<Number>::reinit(const Vector<Number2> &other,
+                                const bool             omit_zeroing_entries)
     {
       partitioner = other.partitioner;
       pattern     = other.pattern;
       values.resize(other.values.size(), other.values.backend());
       ghosted = false;
       if (!omit_zeroing_entries)
-        Memory::set_zero(values.backend(), values.data(),
-                         values.size() * sizeof(Number));
+        Memory::set_zero(
+            values.backend(), values.data(), values.size() * sizeof(Number));
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator=(const Vector &other)
+    Vector<Number> &Vector<Number>::operator=(const Vector &other)
     {
       if (this == &other)
         return *this;
       if (partitioner != other.partitioner)
         reinit(other, true);
-      Memory::copy_within(values.backend(), values.data(), other.values.data(),
+      Memory::copy_within(values.backend(),
+                          values.data(),
+                          other.values.data(),
                           values.size() * sizeof(Number));
       ghosted = other.ghosted;
       return *this;
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator=(Vector &&other) noexcept
+    Vector<Number> &Vector<Number>::operator=(Vector &&other) noexcept
     {
       swap(other);
       return *this;
@@ -378,209 +389,233 @@ namespace dealii
     Vector<Number>::copy_locally_owned_data_from(const Vector<Number2> &other)
     {
       AssertThrow(size() == other.size() &&
-                    locally_owned_size() == other.locally_owned_size(),
-                  ExcVectorLayoutMismatch(size(), other.size(),
+                      locally_owned_size() == other.locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(),
+                                          other.size(),
                                           locally_owned_size(),
                                           other.locally_owned_size()));
       Number        *x = values.data();
       const Number2 *y = other.get_values();
-      parallel_for("Vector::copy_locally_owned_data_from", locally_owned_size(),
-                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                     x[i] = static_cast<Number>(y[i]);
-                   });
+      parallel_for("Vector::copy_locally_owned_data_from",
+                   locally_owned_size(),
+                   [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                   { x[i] = static_cast<Number>(y[i]); });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::check_compatible(const Vector &v) const
+    void Vector<Number>::check_compatible(const Vector &v) const
     {
       AssertThrow(v.values.backend() == values.backend(),
                   ExcBackendMismatch(to_string(values.backend()),
                                      to_string(v.values.backend())));
-      AssertThrow(v.partitioner == partitioner ||
-                    (v.size() == size() &&
-                     v.partitioner->local_range() == partitioner->local_range()),
-                  ExcVectorLayoutMismatch(size(), v.size(), locally_owned_size(),
-                                          v.locally_owned_size()));
+      AssertThrow(
+          v.partitioner == partitioner ||
+              (v.size() == size() &&
+               v.partitioner->local_range() == partitioner->local_range()),
+          ExcVectorLayoutMismatch(
+              size(), v.size(), locally_owned_size(), v.locally_owned_size()));
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator=(const Number s)
+    Vector<Number> &Vector<Number>::operator=(const Number s)
     {
-      Number *x = values.data();
-      const std::size_t n = s == Number() ? values.size() : locally_owned_size();
-      internal::update<false>("Vector::operator=", n, x, nullptr, nullptr,
-                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number, Number) {
-                                return s;
-                              });
+      Number           *x = values.data();
+      const std::size_t n =
+          s == Number() ? values.size() : locally_owned_size();
+      internal::update<false>(
+          "Vector::operator=",
+          n,
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number, Number, Number) { return s; });
       if (s == Number())
         ghosted = false;
       return *this;
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator*=(const Number factor)
+    Vector<Number> &Vector<Number>::operator*=(const Number factor)
     {
       Number *x = values.data();
-      internal::update<true>("Vector::operator*=", locally_owned_size(), x,
-                             nullptr, nullptr,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number, Number) {
-                               return xi * factor;
-                             });
+      internal::update<true>(
+          "Vector::operator*=",
+          locally_owned_size(),
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number, Number)
+          { return xi * factor; });
       return *this;
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator/=(const Number factor)
+    Vector<Number> &Vector<Number>::operator/=(const Number factor)
     {
       AssertThrow(factor != Number(), ExcDivideByZero());
       return *this *= Number(1) / factor;
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator+=(const Vector &v)
+    Vector<Number> &Vector<Number>::operator+=(const Vector &v)
     {
       add(Number(1), v);
       return *this;
     }
 
     template <typename Number>
-    Vector<Number> &
-    Vector<Number>::operator-=(const Vector &v)
+    Vector<Number> &Vector<Number>::operator-=(const Vector &v)
     {
       add(Number(-1), v);
       return *this;
     }
 
     template <typename Number>
-    void
-    Vector<Number>::add(const Number a)
+    void Vector<Number>::add(const Number a)
     {
       Number *x = values.data();
-      internal::update<true>("Vector::add", locally_owned_size(), x, nullptr,
+      internal::update<true>("Vector::add",
+                             locally_owned_size(),
+                             x,
                              nullptr,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number, Number) {
-                               return xi + a;
-                             });
+                             nullptr,
+                             [=] DEAL_II_GPU_HOST_DEVICE(
+                                 Number xi, Number, Number) { return xi + a; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::add(const Number a, const Vector &v)
+    void Vector<Number>::add(const Number a, const Vector &v)
     {
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      internal::update<true>("Vector::add", locally_owned_size(), x, y, nullptr,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
-                               return xi + a * yi;
-                             });
+      internal::update<true>(
+          "Vector::add",
+          locally_owned_size(),
+          x,
+          y,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number)
+          { return xi + a * yi; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::add(const Number  a,
-                        const Vector &v,
-                        const Number  b,
-                        const Vector &w)
+    void Vector<Number>::add(const Number  a,
+                             const Vector &v,
+                             const Number  b,
+                             const Vector &w)
     {
       check_compatible(v);
       check_compatible(w);
       Number       *x = values.data();
       const Number *y = v.values.data();
       const Number *z = w.values.data();
-      internal::update<true>("Vector::add", locally_owned_size(), x, y, z,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number zi) {
-                               return xi + a * yi + b * zi;
-                             });
+      internal::update<true>(
+          "Vector::add",
+          locally_owned_size(),
+          x,
+          y,
+          z,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number zi)
+          { return xi + a * yi + b * zi; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::sadd(const Number s, const Number a, const Vector &v)
+    void Vector<Number>::sadd(const Number s, const Number a, const Vector &v)
     {
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      internal::update<true>("Vector::sadd", locally_owned_size(), x, y, nullptr,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
-                               return s * xi + a * yi;
-                             });
+      internal::update<true>(
+          "Vector::sadd",
+          locally_owned_size(),
+          x,
+          y,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number)
+          { return s * xi + a * yi; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::sadd(const Number s, const Vector &v)
+    void Vector<Number>::sadd(const Number s, const Vector &v)
     {
       sadd(s, Number(1), v);
     }
 
     template <typename Number>
-    void
-    Vector<Number>::equ(const Number a, const Vector &v)
+    void Vector<Number>::equ(const Number a, const Vector &v)
     {
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      internal::update<false>("Vector::equ", locally_owned_size(), x, y, nullptr,
-                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number) {
-                                return a * yi;
-                              });
+      internal::update<false>(
+          "Vector::equ",
+          locally_owned_size(),
+          x,
+          y,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number)
+          { return a * yi; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::equ(const Number  a,
-                        const Vector &v,
-                        const Number  b,
-                        const Vector &w)
+    void Vector<Number>::equ(const Number  a,
+                             const Vector &v,
+                             const Number  b,
+                             const Vector &w)
     {
       check_compatible(v);
       check_compatible(w);
       Number       *x = values.data();
       const Number *y = v.values.data();
       const Number *z = w.values.data();
-      internal::update<false>("Vector::equ", locally_owned_size(), x, y, z,
-                              [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number zi) {
-                                return a * yi + b * zi;
-                              });
+      internal::update<false>(
+          "Vector::equ",
+          locally_owned_size(),
+          x,
+          y,
+          z,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number, Number yi, Number zi)
+          { return a * yi + b * zi; });
     }
 
     template <typename Number>
-    void
-    Vector<Number>::scale(const Vector &v)
+    void Vector<Number>::scale(const Vector &v)
     {
       check_compatible(v);
       Number       *x = values.data();
       const Number *y = v.values.data();
-      internal::update<true>("Vector::scale", locally_owned_size(), x, y, nullptr,
-                             [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number) {
-                               return xi * yi;
-                             });
+      internal::update<true>(
+          "Vector::scale",
+          locally_owned_size(),
+          x,
+          y,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number xi, Number yi, Number)
+          { return xi * yi; });
     }
 
     template <typename Number>
-    Number
-    Vector<Number>::operator*(const Vector &v) const
+    Number Vector<Number>::operator*(const Vector &v) const
     {
       check_compatible(v);
       Number       *x     = const_cast<Number *>(values.data());
       const Number *y     = v.values.data();
       const double  local = internal::chunked<SumOp, true, false>(
-        "Vector::operator*", locally_owned_size(), x, y, nullptr,
-        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number) {
-          return static_cast<double>(xi) * yi;
-        });
+          "Vector::operator*",
+          locally_owned_size(),
+          x,
+          y,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number)
+          { return static_cast<double>(xi) * yi; });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
     template <typename Number>
-    Number
-    Vector<Number>::add_and_dot(const Number a, const Vector &v, const Vector &w)
+    Number Vector<Number>::add_and_dot(const Number  a,
+                                       const Vector &v,
+                                       const Vector &w)
     {
       check_compatible(v);
       check_compatible(w);
@@ -590,92 +625,108 @@ namespace dealii
       // w may be this vector (deal.II's Gram-Schmidt does that): then the
       // dot product must use the updated entries, not the loaded ones.
       const double local =
-        z == x ?
-          internal::chunked<SumOp, true, true>(
-            "Vector::add_and_dot", locally_owned_size(), x, y, nullptr,
-            [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number) {
-              xi += a * yi;
-              return static_cast<double>(xi) * xi;
-            }) :
-          internal::chunked<SumOp, true, true>(
-            "Vector::add_and_dot", locally_owned_size(), x, y, z,
-            [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number zi) {
-              xi += a * yi;
-              return static_cast<double>(xi) * zi;
-            });
+          z == x
+              ? internal::chunked<SumOp, true, true>(
+                    "Vector::add_and_dot",
+                    locally_owned_size(),
+                    x,
+                    y,
+                    nullptr,
+                    [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number yi, Number)
+                    {
+                      xi += a * yi;
+                      return static_cast<double>(xi) * xi;
+                    })
+              : internal::chunked<SumOp, true, true>(
+                    "Vector::add_and_dot",
+                    locally_owned_size(),
+                    x,
+                    y,
+                    z,
+                    [=] DEAL_II_GPU_HOST_DEVICE(
+                        Number & xi, Number yi, Number zi)
+                    {
+                      xi += a * yi;
+                      return static_cast<double>(xi) * zi;
+                    });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
     template <typename Number>
-    typename Vector<Number>::real_type
-    Vector<Number>::l1_norm() const
+    typename Vector<Number>::real_type Vector<Number>::l1_norm() const
     {
       Number      *x     = const_cast<Number *>(values.data());
       const double local = internal::chunked<SumOp, true, false>(
-        "Vector::l1_norm", locally_owned_size(), x, nullptr, nullptr,
-        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
-          return static_cast<double>(xi < Number() ? -xi : xi);
-        });
+          "Vector::l1_norm",
+          locally_owned_size(),
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number)
+          { return static_cast<double>(xi < Number() ? -xi : xi); });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
     template <typename Number>
-    typename Vector<Number>::real_type
-    Vector<Number>::norm_sqr() const
+    typename Vector<Number>::real_type Vector<Number>::norm_sqr() const
     {
       Number      *x     = const_cast<Number *>(values.data());
       const double local = internal::chunked<SumOp, true, false>(
-        "Vector::norm_sqr", locally_owned_size(), x, nullptr, nullptr,
-        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
-          return static_cast<double>(xi) * xi;
-        });
+          "Vector::norm_sqr",
+          locally_owned_size(),
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number)
+          { return static_cast<double>(xi) * xi; });
       return Utilities::MPI::sum(local, get_mpi_communicator());
     }
 
     template <typename Number>
-    typename Vector<Number>::real_type
-    Vector<Number>::l2_norm() const
+    typename Vector<Number>::real_type Vector<Number>::l2_norm() const
     {
       return std::sqrt(norm_sqr());
     }
 
     template <typename Number>
-    typename Vector<Number>::real_type
-    Vector<Number>::linfty_norm() const
+    typename Vector<Number>::real_type Vector<Number>::linfty_norm() const
     {
       Number      *x     = const_cast<Number *>(values.data());
       const double local = internal::chunked<MaxOp, true, false>(
-        "Vector::linfty_norm", locally_owned_size(), x, nullptr, nullptr,
-        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
-          return static_cast<double>(xi < Number() ? -xi : xi);
-        });
+          "Vector::linfty_norm",
+          locally_owned_size(),
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number)
+          { return static_cast<double>(xi < Number() ? -xi : xi); });
       return Utilities::MPI::max(local, get_mpi_communicator());
     }
 
     template <typename Number>
-    Number
-    Vector<Number>::mean_value() const
+    Number Vector<Number>::mean_value() const
     {
       Number      *x     = const_cast<Number *>(values.data());
       const double local = internal::chunked<SumOp, true, false>(
-        "Vector::mean_value", locally_owned_size(), x, nullptr, nullptr,
-        [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number) {
-          return static_cast<double>(xi);
-        });
+          "Vector::mean_value",
+          locally_owned_size(),
+          x,
+          nullptr,
+          nullptr,
+          [=] DEAL_II_GPU_HOST_DEVICE(Number & xi, Number, Number)
+          { return static_cast<double>(xi); });
       const double total = Utilities::MPI::sum(local, get_mpi_communicator());
       return size() > 0 ? static_cast<Number>(total / size()) : Number();
     }
 
     template <typename Number>
-    bool
-    Vector<Number>::all_zero() const
+    bool Vector<Number>::all_zero() const
     {
       return linfty_norm() == real_type();
     }
 
     template <typename Number>
-    typename Vector<Number>::size_type
-    Vector<Number>::size() const
+    typename Vector<Number>::size_type Vector<Number>::size() const
     {
       return partitioner->size();
     }
@@ -688,8 +739,7 @@ namespace dealii
     }
 
     template <typename Number>
-    IndexSet
-    Vector<Number>::locally_owned_elements() const
+    IndexSet Vector<Number>::locally_owned_elements() const
     {
       return partitioner->locally_owned_range();
     }
@@ -699,24 +749,22 @@ namespace dealii
     Vector<Number>::operator()(const size_type global_index)
     {
       AssertThrow(partitioner->in_local_range(global_index) ||
-                    partitioner->is_ghost_entry(global_index),
+                      partitioner->is_ghost_entry(global_index),
                   ExcMessage("Index " + std::to_string(global_index) +
                              " is neither owned nor a ghost on this rank."));
       return ElementAccess(values.data() +
-                             partitioner->global_to_local(global_index),
+                               partitioner->global_to_local(global_index),
                            values.backend());
     }
 
     template <typename Number>
-    Number
-    Vector<Number>::operator()(const size_type global_index) const
+    Number Vector<Number>::operator()(const size_type global_index) const
     {
       return const_cast<Vector &>(*this)(global_index);
     }
 
     template <typename Number>
-    void
-    Vector<Number>::swap(Vector &other) noexcept
+    void Vector<Number>::swap(Vector &other) noexcept
     {
       std::swap(partitioner, other.partitioner);
       std::swap(pattern, other.pattern);
@@ -726,16 +774,14 @@ namespace dealii
     }
 
     template <typename Number>
-    void
-    Vector<Number>::update_ghost_values() const
+    void Vector<Number>::update_ghost_values() const
     {
       exchange(true, VectorOperation::insert);
       ghosted = true;
     }
 
     template <typename Number>
-    void
-    Vector<Number>::compress(const VectorOperation::values operation)
+    void Vector<Number>::compress(const VectorOperation::values operation)
     {
       if (operation == VectorOperation::add)
         exchange(false, operation);
@@ -743,17 +789,16 @@ namespace dealii
     }
 
     template <typename Number>
-    void
-    Vector<Number>::zero_out_ghost_values() const
+    void Vector<Number>::zero_out_ghost_values() const
     {
-      Memory::set_zero(values.backend(), values.data() + locally_owned_size(),
+      Memory::set_zero(values.backend(),
+                       values.data() + locally_owned_size(),
                        partitioner->n_ghost_indices() * sizeof(Number));
       ghosted = false;
     }
 
     template <typename Number>
-    bool
-    Vector<Number>::has_ghost_elements() const
+    bool Vector<Number>::has_ghost_elements() const
     {
       return ghosted;
     }
@@ -763,9 +808,8 @@ namespace dealii
     // are added there; one owned entry may receive from several ranks, so
     // the unpacking adds atomically.
     template <typename Number>
-    void
-    Vector<Number>::exchange(const bool                    forward,
-                             const VectorOperation::values operation) const
+    void Vector<Number>::exchange(const bool                    forward,
+                                  const VectorOperation::values operation) const
     {
       (void)operation;
       const Utilities::MPI::Partitioner &part = *partitioner;
@@ -775,7 +819,7 @@ namespace dealii
       const std::size_t n_ghost  = part.n_ghost_indices();
       const std::size_t n_owned  = part.locally_owned_size();
       const Backend     backend  = values.backend();
-      const bool staged = backend == Backend::cuda && !cuda_aware_mpi;
+      const bool        staged   = backend == Backend::cuda && !cuda_aware_mpi;
       internal::ExchangePattern &p = *pattern;
 
       if (p.packed.size() < n_import * sizeof(Number) ||
@@ -790,21 +834,21 @@ namespace dealii
       char *import_buffer = reinterpret_cast<char *>(packed);
       char *ghost_buffer  = reinterpret_cast<char *>(ghosts);
       if (staged)
-        {
-          import_buffer = p.host_send.get(n_import * sizeof(Number), true);
-          ghost_buffer  = p.host_receive.get(n_ghost * sizeof(Number), true);
-        }
+      {
+        import_buffer = p.host_send.get(n_import * sizeof(Number), true);
+        ghost_buffer  = p.host_receive.get(n_ghost * sizeof(Number), true);
+      }
 
       if (forward)
-        {
-          internal::pack(n_import, indices, x, packed);
-          if (staged)
-            Memory::copy_to_host(backend, import_buffer, packed,
-                                 n_import * sizeof(Number));
-        }
+      {
+        internal::pack(n_import, indices, x, packed);
+        if (staged)
+          Memory::copy_to_host(
+              backend, import_buffer, packed, n_import * sizeof(Number));
+      }
       else if (staged)
-        Memory::copy_to_host(backend, ghost_buffer, ghosts,
-                             n_ghost * sizeof(Number));
+        Memory::copy_to_host(
+            backend, ghost_buffer, ghosts, n_ghost * sizeof(Number));
 
       const MPI_Comm           comm = part.get_mpi_communicator();
       std::vector<MPI_Request> requests;
@@ -812,96 +856,112 @@ namespace dealii
                        part.import_targets().size());
       std::size_t offset = 0;
       for (const auto &target : part.ghost_targets())
-        {
-          requests.emplace_back();
-          char *buffer = ghost_buffer + offset * sizeof(Number);
-          const int bytes = static_cast<int>(target.second * sizeof(Number));
-          const int ierr  = forward ?
-                              MPI_Irecv(buffer, bytes, MPI_BYTE, target.first,
-                                        internal::exchange_tag, comm,
-                                        &requests.back()) :
-                              MPI_Isend(buffer, bytes, MPI_BYTE, target.first,
-                                        internal::exchange_tag, comm,
-                                        &requests.back());
-          AssertThrowMPI(ierr);
-          offset += target.second;
-        }
+      {
+        requests.emplace_back();
+        char     *buffer = ghost_buffer + offset * sizeof(Number);
+        const int bytes  = static_cast<int>(target.second * sizeof(Number));
+        const int ierr   = forward ? MPI_Irecv(buffer,
+                                             bytes,
+                                             MPI_BYTE,
+                                             target.first,
+                                             internal::exchange_tag,
+                                             comm,
+                                             &requests.back())
+                                   : MPI_Isend(buffer,
+                                             bytes,
+                                             MPI_BYTE,
+                                             target.first,
+                                             internal::exchange_tag,
+                                             comm,
+                                             &requests.back());
+        AssertThrowMPI(ierr);
+        offset += target.second;
+      }
       offset = 0;
       for (const auto &target : part.import_targets())
-        {
-          requests.emplace_back();
-          char *buffer = import_buffer + offset * sizeof(Number);
-          const int bytes = static_cast<int>(target.second * sizeof(Number));
-          const int ierr  = forward ?
-                              MPI_Isend(buffer, bytes, MPI_BYTE, target.first,
-                                        internal::exchange_tag, comm,
-                                        &requests.back()) :
-                              MPI_Irecv(buffer, bytes, MPI_BYTE, target.first,
-                                        internal::exchange_tag, comm,
-                                        &requests.back());
-          AssertThrowMPI(ierr);
-          offset += target.second;
-        }
+      {
+        requests.emplace_back();
+        char     *buffer = import_buffer + offset * sizeof(Number);
+        const int bytes  = static_cast<int>(target.second * sizeof(Number));
+        const int ierr   = forward ? MPI_Isend(buffer,
+                                             bytes,
+                                             MPI_BYTE,
+                                             target.first,
+                                             internal::exchange_tag,
+                                             comm,
+                                             &requests.back())
+                                   : MPI_Irecv(buffer,
+                                             bytes,
+                                             MPI_BYTE,
+                                             target.first,
+                                             internal::exchange_tag,
+                                             comm,
+                                             &requests.back());
+        AssertThrowMPI(ierr);
+        offset += target.second;
+      }
       const int ierr = MPI_Waitall(static_cast<int>(requests.size()),
-                                   requests.data(), MPI_STATUSES_IGNORE);
+                                   requests.data(),
+                                   MPI_STATUSES_IGNORE);
       AssertThrowMPI(ierr);
 
       if (forward)
-        {
-          if (staged)
-            Memory::copy_to_backend(backend, ghosts, ghost_buffer,
-                                    n_ghost * sizeof(Number));
-        }
+      {
+        if (staged)
+          Memory::copy_to_backend(
+              backend, ghosts, ghost_buffer, n_ghost * sizeof(Number));
+      }
       else
-        {
-          if (staged)
-            Memory::copy_to_backend(backend, packed, import_buffer,
-                                    n_import * sizeof(Number));
-          internal::unpack_add(n_import, indices, packed, x);
-        }
+      {
+        if (staged)
+          Memory::copy_to_backend(
+              backend, packed, import_buffer, n_import * sizeof(Number));
+        internal::unpack_add(n_import, indices, packed, x);
+      }
     }
 
     template <typename Number>
-    void
-    Vector<Number>::copy_locally_owned_data_from(
-      const LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
-        &host_vector)
+    void Vector<Number>::copy_locally_owned_data_from(
+        const LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
+            &host_vector)
     {
       AssertThrow(host_vector.size() == size() &&
-                    host_vector.locally_owned_size() == locally_owned_size(),
-                  ExcVectorLayoutMismatch(size(), host_vector.size(),
+                      host_vector.locally_owned_size() == locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(),
+                                          host_vector.size(),
                                           locally_owned_size(),
                                           host_vector.locally_owned_size()));
-      Memory::copy_to_backend(values.backend(), values.data(),
+      Memory::copy_to_backend(values.backend(),
+                              values.data(),
                               host_vector.begin(),
                               locally_owned_size() * sizeof(Number));
     }
 
     template <typename Number>
-    void
-    Vector<Number>::copy_locally_owned_data_to(
-      LinearAlgebra::distributed::Vector<Number, MemorySpace::Host> &host_vector)
-      const
+    void Vector<Number>::copy_locally_owned_data_to(
+        LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
+            &host_vector) const
     {
       AssertThrow(host_vector.size() == size() &&
-                    host_vector.locally_owned_size() == locally_owned_size(),
-                  ExcVectorLayoutMismatch(size(), host_vector.size(),
+                      host_vector.locally_owned_size() == locally_owned_size(),
+                  ExcVectorLayoutMismatch(size(),
+                                          host_vector.size(),
                                           locally_owned_size(),
                                           host_vector.locally_owned_size()));
-      Memory::copy_to_host(values.backend(), host_vector.begin(), values.data(),
+      Memory::copy_to_host(values.backend(),
+                           host_vector.begin(),
+                           values.data(),
                            locally_owned_size() * sizeof(Number));
     }
 
     template <typename Number>
-    Number *
-    Vector<Number>::get_values()
+    Number *Vector<Number>::get_values()
     {
       return values.data();
     }
 
     template <typename Number>
-    const Number *
-    Vector<Number>::get_values() const
+    const Number *Vector<Number>::get_values() const
     {
       return values.data();
     }
@@ -914,41 +974,38 @@ namespace dealii
     }
 
     template <typename Number>
-    MPI_Comm
-    Vector<Number>::get_mpi_communicator() const
+    MPI_Comm Vector<Number>::get_mpi_communicator() const
     {
       return partitioner->get_mpi_communicator();
     }
 
     template <typename Number>
-    Backend
-    Vector<Number>::backend() const
+    Backend Vector<Number>::backend() const
     {
       return values.backend();
     }
 
     template <typename Number>
-    void
-    Vector<Number>::set_cuda_aware_mpi(const bool use)
+    void Vector<Number>::set_cuda_aware_mpi(const bool use)
     {
       cuda_aware_mpi = use;
     }
 
     template <typename Number>
-    std::size_t
-    Vector<Number>::memory_consumption() const
+    std::size_t Vector<Number>::memory_consumption() const
     {
       return sizeof(*this) + values.memory_consumption();
     }
 
     template <typename Number>
-    void
-    Vector<Number>::print(std::ostream      &out,
-                          const unsigned int precision,
-                          const bool         scientific) const
+    void Vector<Number>::print(std::ostream      &out,
+                               const unsigned int precision,
+                               const bool         scientific) const
     {
       std::vector<Number> host(values.size());
-      Memory::copy_to_host(values.backend(), host.data(), values.data(),
+      Memory::copy_to_host(values.backend(),
+                           host.data(),
+                           values.data(),
                            locally_owned_size() * sizeof(Number));
       const auto old_flags     = out.flags();
       const auto old_precision = out.precision(precision);
@@ -998,26 +1055,24 @@ namespace dealii
           indices.copy_from(local);
           const unsigned int *idx = indices.data();
           Number             *x   = vec.get_values();
-          GPU::parallel_for("AffineConstraints::set_zero", local.size(),
-                            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) {
-                              x[idx[j]] = Number();
-                            });
+          GPU::parallel_for("AffineConstraints::set_zero",
+                            local.size(),
+                            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                            { x[idx[j]] = Number(); });
           vec.compress(VectorOperation::insert);
         }
       } // namespace
 
       template <>
-      void
-      set_zero_all(const std::vector<types::global_dof_index> &cm,
-                   GPU::Vector<float>                         &vec)
+      void set_zero_all(const std::vector<types::global_dof_index> &cm,
+                        GPU::Vector<float>                         &vec)
       {
         set_zero_constrained(cm, vec);
       }
 
       template <>
-      void
-      set_zero_all(const std::vector<types::global_dof_index> &cm,
-                   GPU::Vector<double>                        &vec)
+      void set_zero_all(const std::vector<types::global_dof_index> &cm,
+                        GPU::Vector<double>                        &vec)
       {
         set_zero_constrained(cm, vec);
       }

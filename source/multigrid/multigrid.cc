@@ -9,10 +9,8 @@ namespace dealii
 {
   // Default: prolongate into a temporary and add.
   template <typename VectorType>
-  void
-  MGTransferBase<VectorType>::prolongate_and_add(const unsigned int to_level,
-                                                 VectorType        &dst,
-                                                 const VectorType  &src) const
+  void MGTransferBase<VectorType>::prolongate_and_add(
+      const unsigned int to_level, VectorType &dst, const VectorType &src) const
   {
     VectorType prolongated;
     prolongated.reinit(dst, true);
@@ -22,10 +20,9 @@ namespace dealii
 
   // Default: smoothing from a zero initial guess.
   template <typename VectorType>
-  void
-  MGSmootherBase<VectorType>::apply(const unsigned int level,
-                                    VectorType        &u,
-                                    const VectorType  &rhs) const
+  void MGSmootherBase<VectorType>::apply(const unsigned int level,
+                                         VectorType        &u,
+                                         const VectorType  &rhs) const
   {
     u = typename VectorType::value_type(0);
     smooth(level, u, rhs);

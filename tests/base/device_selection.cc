@@ -17,28 +17,28 @@ main(int argc, char **argv)
           << (GPU::Device::is_initialized() ? "yes" : "no") << std::endl;
 
   try
-    {
-      GPU::Device::initialize("opencl");
-      deallog << "unknown backend accepted" << std::endl;
-    }
+  {
+    GPU::Device::initialize("opencl");
+    deallog << "unknown backend accepted" << std::endl;
+  }
   catch (const ExceptionBase &e)
-    {
-      deallog << "unknown backend refused: "
-              << (std::string(e.what()).find("'opencl'") != std::string::npos ?
-                    "names it" :
-                    "does not name it")
-              << std::endl;
-    }
+  {
+    deallog << "unknown backend refused: "
+            << (std::string(e.what()).find("'opencl'") != std::string::npos
+                    ? "names it"
+                    : "does not name it")
+            << std::endl;
+  }
 
   // The default: CUDA exactly when built with it and a device is visible.
   const bool expect_cuda =
-    GPU::Device::cuda_compiled() && GPU::Device::n_cuda_devices() > 0;
+      GPU::Device::cuda_compiled() && GPU::Device::n_cuda_devices() > 0;
   const char *env = std::getenv("DEALII_GPU_DEVICE");
   GPU::Device::initialize(argc, argv);
   const bool chosen_as_expected =
-    env != nullptr ?
-      GPU::to_string(GPU::Device::backend()) == env :
-      (GPU::Device::backend() == GPU::Backend::cuda) == expect_cuda;
+      env != nullptr
+          ? GPU::to_string(GPU::Device::backend()) == env
+          : (GPU::Device::backend() == GPU::Backend::cuda) == expect_cuda;
   deallog << "backend chosen as expected: "
           << (chosen_as_expected ? "yes" : "no") << std::endl;
   announce_backend();
@@ -47,16 +47,16 @@ main(int argc, char **argv)
   GPU::Device::initialize(GPU::to_string(GPU::Device::backend()));
   deallog << "same backend again accepted" << std::endl;
   const std::string other =
-    GPU::Device::backend() == GPU::Backend::cuda ? "host" : "cuda";
+      GPU::Device::backend() == GPU::Backend::cuda ? "host" : "cuda";
   try
-    {
-      GPU::Device::initialize(other);
-      deallog << "change of backend accepted" << std::endl;
-    }
+  {
+    GPU::Device::initialize(other);
+    deallog << "change of backend accepted" << std::endl;
+  }
   catch (const ExceptionBase &)
-    {
-      deallog << "change of backend refused" << std::endl;
-    }
+  {
+    deallog << "change of backend refused" << std::endl;
+  }
   deallog << "multiprocessors >= 1: "
           << (GPU::Device::n_multiprocessors() >= 1 ? "yes" : "no")
           << std::endl;

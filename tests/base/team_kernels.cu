@@ -5,7 +5,6 @@
 #include <dealii-gpu/base/parallel.h>
 
 #include "../tests.h"
-
 #include <vector>
 
 int
@@ -14,9 +13,9 @@ main(int argc, char **argv)
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   LogInit                          log;
 
-  std::uint64_t       seed = 42;
-  const unsigned int  n_teams = 37, m = 5;   // m^3 = 125 points a team
-  const unsigned int  points  = m * m * m;
+  std::uint64_t       seed    = 42;
+  const unsigned int  n_teams = 37, m = 5; // m^3 = 125 points a team
+  const unsigned int  points = m * m * m;
   std::vector<double> input(n_teams * points);
   for (double &v : input)
     v = random_value(seed);
@@ -31,46 +30,59 @@ main(int argc, char **argv)
   const double *x = in.data();
   double       *y = out.data();
   GPU::parallel_for_teams(
-    "team test", n_teams, GPU::TeamShape{4, 4, 2}, 2 * points * sizeof(double),
-    [=] DEAL_II_GPU_HOST_DEVICE(const GPU::TeamMember &team) {
-      double      *s   = team.scratch<double>();
-      double      *t   = team.scratch<double>(points * sizeof(double));
-      const double *xt = x + team.team_index() * points;
-      team.for_each(m, m, m, [&](unsigned int i, unsigned int j, unsigned int k) {
-        s[i + m * (j + m * k)] = xt[i + m * (j + m * k)];
+      "team test",
+      n_teams,
+      GPU::TeamShape{4, 4, 2},
+      2 * points * sizeof(double),
+      [=] DEAL_II_GPU_HOST_DEVICE(const GPU::TeamMember &team)
+      {
+        double       *s  = team.scratch<double>();
+        double       *t  = team.scratch<double>(points * sizeof(double));
+        const double *xt = x + team.team_index() * points;
+        team.for_each(m,
+                      m,
+                      m,
+                      [&](unsigned int i, unsigned int j, unsigned int k)
+                      { s[i + m * (j + m * k)] = xt[i + m * (j + m * k)]; });
+        team.barrier();
+        team.for_each(m,
+                      m,
+                      m,
+                      [&](unsigned int i, unsigned int j, unsigned int k)
+                      {
+                        const unsigned int l = (i + m - 1) % m, r = (i + 1) % m;
+                        t[i + m * (j + m * k)] =
+                            s[l + m * (j + m * k)] + s[r + m * (j + m * k)];
+                      });
+        team.barrier();
+        team.for_each(points,
+                      [&](unsigned int q) {
+                        y[team.team_index() * points + q] = t[points - 1 - q];
+                      });
       });
-      team.barrier();
-      team.for_each(m, m, m, [&](unsigned int i, unsigned int j, unsigned int k) {
-        const unsigned int l = (i + m - 1) % m, r = (i + 1) % m;
-        t[i + m * (j + m * k)] = s[l + m * (j + m * k)] + s[r + m * (j + m * k)];
-      });
-      team.barrier();
-      team.for_each(points, [&](unsigned int q) {
-        y[team.team_index() * points + q] = t[points - 1 - q];
-      });
-    });
   std::vector<double> result;
   out.copy_to(result);
   double max_error = 0;
   for (unsigned int c = 0; c < n_teams; ++c)
     for (unsigned int q = 0; q < points; ++q)
-      {
-        const unsigned int p = points - 1 - q, i = p % m, jk = p / m;
-        const double       ref = input[c * points + (i + m - 1) % m + m * jk] +
-                           input[c * points + (i + 1) % m + m * jk];
-        max_error = std::max(max_error, std::abs(result[c * points + q] - ref));
-      }
+    {
+      const unsigned int p = points - 1 - q, i = p % m, jk = p / m;
+      const double       ref = input[c * points + (i + m - 1) % m + m * jk] +
+                         input[c * points + (i + 1) % m + m * jk];
+      max_error = std::max(max_error, std::abs(result[c * points + q] - ref));
+    }
   deallog << "team kernel with scratch and barriers, max error " << max_error
           << std::endl;
 
   // Atomic histogram: 10000 entries into 7 bins.
-  GPU::Array<double> bins(7);
+  GPU::Array<double>  bins(7);
   std::vector<double> zero(7, 0.);
   bins.copy_from(zero);
   double *b = bins.data();
-  GPU::parallel_for("histogram", 10000, [=] DEAL_II_GPU_HOST_DEVICE(std::size_t i) {
-    GPU::atomic_add(&b[i % 7], 1.);
-  });
+  GPU::parallel_for("histogram",
+                    10000,
+                    [=] DEAL_II_GPU_HOST_DEVICE(std::size_t i)
+                    { GPU::atomic_add(&b[i % 7], 1.); });
   std::vector<double> histogram;
   bins.copy_to(histogram);
   deallog << "histogram";
@@ -80,29 +92,30 @@ main(int argc, char **argv)
 
   // Reductions over lengths around the block and chunk sizes.
   for (const std::size_t n : {1ul, 255ul, 256ul, 257ul, 1000ul, 123457ul})
-    {
-      std::vector<double> values(n);
-      for (double &v : values)
-        v = random_value(seed) - 0.5;
-      GPU::Array<double> device_values;
-      device_values.copy_from(values);
-      const double *v   = device_values.data();
-      const double  sum = GPU::parallel_sum(
+  {
+    std::vector<double> values(n);
+    for (double &v : values)
+      v = random_value(seed) - 0.5;
+    GPU::Array<double> device_values;
+    device_values.copy_from(values);
+    const double *v   = device_values.data();
+    const double  sum = GPU::parallel_sum(
         "sum", n, [=] DEAL_II_GPU_HOST_DEVICE(std::size_t i) { return v[i]; });
-      const double max = GPU::parallel_max(
-        "max", n, [=] DEAL_II_GPU_HOST_DEVICE(std::size_t i) {
-          return v[i] < 0 ? -v[i] : v[i];
-        });
-      double ref_sum = 0, ref_max = 0, sum_abs = 0;
-      for (const double value : values)
-        {
-          ref_sum += value;
-          sum_abs += std::abs(value);
-          ref_max = std::max(ref_max, std::abs(value));
-        }
-      // Both sums round differently; bound the difference by eps * sum |v|.
-      deallog << "n=" << n << " sum agrees: "
-              << (std::abs(sum - ref_sum) <= 1e-14 * sum_abs ? "yes" : "no")
-              << " max exact: " << (max == ref_max ? "yes" : "no") << std::endl;
+    const double max =
+        GPU::parallel_max("max",
+                          n,
+                          [=] DEAL_II_GPU_HOST_DEVICE(std::size_t i)
+                          { return v[i] < 0 ? -v[i] : v[i]; });
+    double ref_sum = 0, ref_max = 0, sum_abs = 0;
+    for (const double value : values)
+    {
+      ref_sum += value;
+      sum_abs += std::abs(value);
+      ref_max = std::max(ref_max, std::abs(value));
     }
+    // Both sums round differently; bound the difference by eps * sum |v|.
+    deallog << "n=" << n << " sum agrees: "
+            << (std::abs(sum - ref_sum) <= 1e-14 * sum_abs ? "yes" : "no")
+            << " max exact: " << (max == ref_max ? "yes" : "no") << std::endl;
+  }
 }

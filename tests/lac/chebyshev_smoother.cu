@@ -16,13 +16,12 @@ main(int argc, char **argv)
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   MPILogInitAll                    log;
 
-  using VectorType = GPU::Vector<double>;
-  const unsigned int                n = 200;
-  Stencil::LaplaceOperator<double>  A(n);
-  using Chebyshev =
-    PreconditionChebyshev<Stencil::LaplaceOperator<double>,
-                          VectorType,
-                          DiagonalMatrix<VectorType>>;
+  using VectorType                   = GPU::Vector<double>;
+  const unsigned int               n = 200;
+  Stencil::LaplaceOperator<double> A(n);
+  using Chebyshev = PreconditionChebyshev<Stencil::LaplaceOperator<double>,
+                                          VectorType,
+                                          DiagonalMatrix<VectorType>>;
   Chebyshev::AdditionalData data;
   data.degree              = 4;
   data.smoothing_range     = 20.;
@@ -36,7 +35,7 @@ main(int argc, char **argv)
   VectorType rhs, u;
   A.initialize_dof_vector(rhs);
   A.initialize_dof_vector(u);
-  rhs = 0.;
+  rhs             = 0.;
   const auto info = chebyshev.estimate_eigenvalues(rhs);
 
   // Jacobi-preconditioned spectrum: 1 - cos(k pi / (n + 1)), k = 1..n.
@@ -46,18 +45,19 @@ main(int argc, char **argv)
           << info.max_eigenvalue_estimate / 1.2 << " exact " << lambda_max
           << " rel. difference below 1e-3: "
           << (relative_difference(info.max_eigenvalue_estimate / 1.2,
-                                  lambda_max) < 1e-3 ?
-                "yes" :
-                "no")
+                                  lambda_max) < 1e-3
+                  ? "yes"
+                  : "no")
           << std::endl;
 
   // Error e = highest mode; Chebyshev smoothing of A u = 0 from u = e must
   // damp it at least by the Chebyshev bound 2 s^k / (1 + s^2k) with
   // s = (sqrt(20) - 1) / (sqrt(20) + 1), k = 4: about 0.32.
-  std::vector<double> mode(n);
+  std::vector<double>                        mode(n);
   LinearAlgebra::distributed::Vector<double> host(A.partitioner);
   for (const auto i : host.locally_owned_elements())
-    host(i) = std::sin(i * numbers::PI * n / (n + 1) + numbers::PI * n / (n + 1));
+    host(i) =
+        std::sin(i * numbers::PI * n / (n + 1) + numbers::PI * n / (n + 1));
   u.copy_locally_owned_data_from(host);
   const double before = u.l2_norm();
   VectorType   smoothed;
@@ -69,12 +69,10 @@ main(int argc, char **argv)
   chebyshev.vmult(smoothed, residual);
   u += smoothed;
   const double reduction = u.l2_norm() / before;
-  const double sigma = (std::sqrt(20.) - 1) / (std::sqrt(20.) + 1);
-  const double bound =
-    2 * std::pow(sigma, 4) / (1 + std::pow(sigma, 8));
-  deallog << "high-frequency error reduced within the Chebyshev bound "
-          << bound << ": " << (reduction <= bound ? "yes" : "no")
-          << std::endl;
+  const double sigma     = (std::sqrt(20.) - 1) / (std::sqrt(20.) + 1);
+  const double bound     = 2 * std::pow(sigma, 4) / (1 + std::pow(sigma, 8));
+  deallog << "high-frequency error reduced within the Chebyshev bound " << bound
+          << ": " << (reduction <= bound ? "yes" : "no") << std::endl;
   deallog << "reduction factor (rounded) " << std::setprecision(1) << reduction
           << std::endl;
 }

@@ -27,10 +27,11 @@ main(int argc, char **argv)
     ghosts.add_index(i);
   ghosts.subtract_set(owned);
   const auto partitioner =
-    std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+      std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
 
-  LinearAlgebra::distributed::Vector<double> host(partitioner), copy(partitioner);
-  GPU::Vector<double>                        v(partitioner);
+  LinearAlgebra::distributed::Vector<double> host(partitioner),
+      copy(partitioner);
+  GPU::Vector<double> v(partitioner);
   for (const auto i : owned)
     host(i) = 1. + i;
   v.copy_locally_owned_data_from(host);
@@ -41,23 +42,24 @@ main(int argc, char **argv)
   for (const auto i : ghosts)
     if (v(i) != 1. + i)
       ++wrong;
-  deallog << "ghosts " << ghosts.n_elements() << ", wrong after update: "
-          << wrong << ", has ghosts: " << (v.has_ghost_elements() ? "yes" : "no")
+  deallog << "ghosts " << ghosts.n_elements()
+          << ", wrong after update: " << wrong
+          << ", has ghosts: " << (v.has_ghost_elements() ? "yes" : "no")
           << std::endl;
 
   // compress(add): ghosts add into their owners, as in deal.II.
-  v = 0.;
+  v    = 0.;
   host = 0.;
   for (const auto i : ghosts)
-    {
-      v(i)    = 0.5 + rank;
-      host(i) = 0.5 + rank;
-    }
+  {
+    v(i)    = 0.5 + rank;
+    host(i) = 0.5 + rank;
+  }
   for (const auto i : owned)
-    {
-      v(i)    = 1.;
-      host(i) = 1.;
-    }
+  {
+    v(i)    = 1.;
+    host(i) = 1.;
+  }
   v.compress(VectorOperation::add);
   host.compress(VectorOperation::add);
   v.copy_locally_owned_data_to(copy);
@@ -87,12 +89,12 @@ main(int argc, char **argv)
   // Mismatched layouts are refused.
   GPU::Vector<double> other(n + 1);
   try
-    {
-      v.add(1., other);
-      deallog << "mismatch accepted" << std::endl;
-    }
+  {
+    v.add(1., other);
+    deallog << "mismatch accepted" << std::endl;
+  }
   catch (const ExceptionBase &e)
-    {
-      deallog << "mismatched layout refused" << std::endl;
-    }
+  {
+    deallog << "mismatched layout refused" << std::endl;
+  }
 }

@@ -22,8 +22,10 @@ max_error_to_exact(const GPU::Vector<Number> &u)
   const auto         range = exact.get_partitioner()->local_range();
   const unsigned int begin = range.first;
   Number            *e     = exact.get_values();
-  GPU::parallel_for("exact", range.second - range.first,
-                    [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+  GPU::parallel_for("exact",
+                    range.second - range.first,
+                    [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                    {
                       const Number x = Number(begin + i + 1) / (n + 1);
                       e[i]           = x * (Number(1) - x);
                     });
@@ -55,16 +57,16 @@ run(const unsigned int n, const std::string &name, const double tolerance)
   deallog << name << " n=" << n << " converged: "
           << (control.last_step() <= static_cast<int>(n) + 2 ? "yes" : "no")
           << " max error to x(1-x): "
-          << (max_error_to_exact(u) < 1e3 * tolerance ? "below tolerance" :
-                                                        "TOO LARGE")
+          << (max_error_to_exact(u) < 1e3 * tolerance ? "below tolerance"
+                                                      : "TOO LARGE")
           << std::endl;
   // CG in exact arithmetic needs at most n/2 + 1 steps here (the symmetric
   // right-hand side lives in half the eigenvectors); print the range only.
   deallog << name << " iterations within [n/4, n+2]: "
           << ((control.last_step() >= static_cast<int>(n) / 4 &&
-               control.last_step() <= static_cast<int>(n) + 2) ?
-                "yes" :
-                "no")
+               control.last_step() <= static_cast<int>(n) + 2)
+                  ? "yes"
+                  : "no")
           << std::endl;
 }
 

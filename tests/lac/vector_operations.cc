@@ -35,58 +35,71 @@ test(const double tol)
   ghosts.add_index((begin + n - 5) % n);
   ghosts.subtract_set(owned);
   const auto partitioner =
-    std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+      std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
 
-  std::uint64_t                 seed = 1 + rank;
-  std::vector<HostVector<Number>> h(3, HostVector<Number>(partitioner));
+  std::uint64_t                    seed = 1 + rank;
+  std::vector<HostVector<Number>>  h(3, HostVector<Number>(partitioner));
   std::vector<GPU::Vector<Number>> d(3);
   for (unsigned int k = 0; k < 3; ++k)
-    {
-      for (const auto i : owned)
-        h[k](i) = random_value(seed) - 0.3;
-      d[k].reinit(partitioner);
-      d[k].copy_locally_owned_data_from(h[k]);
-    }
+  {
+    for (const auto i : owned)
+      h[k](i) = random_value(seed) - 0.3;
+    d[k].reinit(partitioner);
+    d[k].copy_locally_owned_data_from(h[k]);
+  }
   const Number a = 0.7, b = -1.3, s = 2.1;
   unsigned int failures = 0;
-  auto check = [&](const std::string &what, const double difference) {
+  auto         check    = [&](const std::string &what, const double difference)
+  {
     if (!(difference <= tol))
-      {
-        ++failures;
-        deallog << "FAILED " << what << " relative difference " << difference
-                << std::endl;
-      }
+    {
+      ++failures;
+      deallog << "FAILED " << what << " relative difference " << difference
+              << std::endl;
+    }
   };
 
   check("copy in/out", max_difference(d[0], h[0]));
-  d[0].add(a, d[1]);                 h[0].add(a, h[1]);
+  d[0].add(a, d[1]);
+  h[0].add(a, h[1]);
   check("add(a,v)", max_difference(d[0], h[0]));
-  d[0].add(a, d[1], b, d[2]);        h[0].add(a, h[1], b, h[2]);
+  d[0].add(a, d[1], b, d[2]);
+  h[0].add(a, h[1], b, h[2]);
   check("add(a,v,b,w)", max_difference(d[0], h[0]));
-  d[0].add(b);                       h[0].add(b);
+  d[0].add(b);
+  h[0].add(b);
   check("add(a)", max_difference(d[0], h[0]));
-  d[0].sadd(s, a, d[1]);             h[0].sadd(s, a, h[1]);
+  d[0].sadd(s, a, d[1]);
+  h[0].sadd(s, a, h[1]);
   check("sadd(s,a,v)", max_difference(d[0], h[0]));
-  d[0].sadd(s, d[2]);                h[0].sadd(s, h[2]);
+  d[0].sadd(s, d[2]);
+  h[0].sadd(s, h[2]);
   check("sadd(s,v)", max_difference(d[0], h[0]));
-  d[1].equ(b, d[2]);                 h[1].equ(b, h[2]);
+  d[1].equ(b, d[2]);
+  h[1].equ(b, h[2]);
   check("equ", max_difference(d[1], h[1]));
-  d[0].scale(d[2]);                  h[0].scale(h[2]);
+  d[0].scale(d[2]);
+  h[0].scale(h[2]);
   check("scale", max_difference(d[0], h[0]));
-  d[0] *= s;                         h[0] *= s;
+  d[0] *= s;
+  h[0] *= s;
   check("operator*=", max_difference(d[0], h[0]));
-  d[0] /= s;                         h[0] /= s;
+  d[0] /= s;
+  h[0] /= s;
   check("operator/=", max_difference(d[0], h[0]));
-  d[0] += d[1];                      h[0] += h[1];
+  d[0] += d[1];
+  h[0] += h[1];
   check("operator+=", max_difference(d[0], h[0]));
-  d[0] -= d[2];                      h[0] -= h[2];
+  d[0] -= d[2];
+  h[0] -= h[2];
   check("operator-=", max_difference(d[0], h[0]));
   check("dot", relative_difference(d[0] * d[1], h[0] * h[1]));
   check("l1_norm", relative_difference(d[0].l1_norm(), h[0].l1_norm()));
   check("l2_norm", relative_difference(d[0].l2_norm(), h[0].l2_norm()));
   check("linfty_norm",
         relative_difference(d[0].linfty_norm(), h[0].linfty_norm()));
-  check("mean_value", relative_difference(d[0].mean_value(), h[0].mean_value()));
+  check("mean_value",
+        relative_difference(d[0].mean_value(), h[0].mean_value()));
   const Number dot_d = d[0].add_and_dot(a, d[1], d[2]);
   const Number dot_h = h[0].add_and_dot(a, h[1], h[2]);
   check("add_and_dot (dot)", relative_difference(dot_d, dot_h));
@@ -124,8 +137,8 @@ test(const double tol)
   check("copy across precisions",
         relative_difference(other_precision.l2_norm(), d[0].l2_norm()));
   deallog << (sizeof(Number) == 4 ? "float" : "double") << ": "
-          << (failures == 0 ? "all operations agree with deal.II" :
-                              "some operations differ")
+          << (failures == 0 ? "all operations agree with deal.II"
+                            : "some operations differ")
           << std::endl;
 }
 

@@ -26,37 +26,39 @@ using Operator   = Stencil::LaplaceOperator<double>;
 void
 run(const unsigned int n_levels)
 {
-  const unsigned int       max_level = n_levels - 1;
+  const unsigned int      max_level = n_levels - 1;
   MGLevelObject<Operator> operators(0, max_level);
   for (unsigned int l = 0; l <= max_level; ++l)
     operators[l].reinit((2u << l) - 1, MPI_COMM_SELF);
 
   using Smoother =
-    PreconditionChebyshev<Operator, VectorType, DiagonalMatrix<VectorType>>;
+      PreconditionChebyshev<Operator, VectorType, DiagonalMatrix<VectorType>>;
   mg::SmootherRelaxation<Smoother, VectorType> smoother;
   MGLevelObject<Smoother::AdditionalData>      smoother_data(0, max_level);
   for (unsigned int l = 0; l <= max_level; ++l)
-    {
-      smoother_data[l].degree          = 3;
-      smoother_data[l].smoothing_range = 15.;
-      smoother_data[l].preconditioner =
+  {
+    smoother_data[l].degree          = 3;
+    smoother_data[l].smoothing_range = 15.;
+    smoother_data[l].preconditioner =
         std::make_shared<DiagonalMatrix<VectorType>>();
-      operators[l].compute_inverse_diagonal(
+    operators[l].compute_inverse_diagonal(
         smoother_data[l].preconditioner->get_vector());
-    }
+  }
   smoother.initialize(operators, smoother_data);
 
-  SolverControl                  coarse_control(100, 1e-14);
+  SolverControl coarse_control(100, 1e-14);
   coarse_control.log_result(false);
-  SolverCG<VectorType>           coarse_solver(coarse_control);
-  PreconditionIdentity           identity;
-  MGCoarseGridIterativeSolver<VectorType, SolverCG<VectorType>, Operator,
+  SolverCG<VectorType> coarse_solver(coarse_control);
+  PreconditionIdentity identity;
+  MGCoarseGridIterativeSolver<VectorType,
+                              SolverCG<VectorType>,
+                              Operator,
                               PreconditionIdentity>
-    coarse(coarse_solver, operators[0], identity);
+      coarse(coarse_solver, operators[0], identity);
 
-  mg::Matrix<VectorType>     mg_matrix(operators);
-  Stencil::Transfer<double>  transfer(operators);
-  Multigrid<VectorType> mg(mg_matrix, coarse, transfer, smoother, smoother);
+  mg::Matrix<VectorType>    mg_matrix(operators);
+  Stencil::Transfer<double> transfer(operators);
+  Multigrid<VectorType>     mg(mg_matrix, coarse, transfer, smoother, smoother);
 
   // PreconditionMG asks for a DoFHandler; this transfer does not use it.
   Triangulation<1> tria;
@@ -65,7 +67,7 @@ run(const unsigned int n_levels)
   DoFHandler<1> dof_handler(tria);
   dof_handler.distribute_dofs(fe);
   PreconditionMG<1, VectorType, Stencil::Transfer<double>> preconditioner(
-    dof_handler, mg, transfer);
+      dof_handler, mg, transfer);
 
   const Operator &A = operators[max_level];
   VectorType      u, f;
@@ -82,10 +84,10 @@ run(const unsigned int n_levels)
   double             error = 0;
   const unsigned int n     = A.n_points();
   for (unsigned int i = 0; i < n; ++i)
-    {
-      const double x = double(i + 1) / (n + 1);
-      error          = std::max(error, std::abs(host(i) - x * (1 - x)));
-    }
+  {
+    const double x = double(i + 1) / (n + 1);
+    error          = std::max(error, std::abs(host(i) - x * (1 - x)));
+  }
   deallog << "levels " << n_levels << " unknowns " << n
           << " CG iterations at most 8: "
           << (control.last_step() <= 8 ? "yes" : "no")

@@ -12,17 +12,16 @@ using namespace dealii;
 namespace
 {
   template <typename F>
-  std::string
-  message_of(const F &f)
+  std::string message_of(const F &f)
   {
     try
-      {
-        f();
-      }
+    {
+      f();
+    }
     catch (const ExceptionBase &e)
-      {
-        return e.what();
-      }
+    {
+      return e.what();
+    }
     return "";
   }
 } // namespace
@@ -48,14 +47,13 @@ TEST(Errors, MismatchedSizes)
 TEST(Errors, OutOfMemoryReportsSizes)
 {
   const std::size_t huge = std::size_t(1) << 52; // 4 PiB
-  const std::string what = message_of([&] {
-    GPU::Array<double> a(huge / sizeof(double));
-  });
+  const std::string what =
+      message_of([&] { GPU::Array<double> a(huge / sizeof(double)); });
   EXPECT_NE(what.find("4503599627370496 bytes"), std::string::npos) << what;
   if (GPU::Device::backend() == GPU::Backend::cuda)
-    {
-      EXPECT_NE(what.find("are free"), std::string::npos) << what;
-    }
+  {
+    EXPECT_NE(what.find("are free"), std::string::npos) << what;
+  }
   // The backend keeps working after the failed allocation.
   GPU::Vector<double> v(5);
   v = 1.;
@@ -64,10 +62,12 @@ TEST(Errors, OutOfMemoryReportsSizes)
 
 TEST(Errors, CudaErrorNamesCallFileAndLine)
 {
-  const std::string what = message_of([] {
-    dealii::GPU::internal::throw_cuda_error(2, "cudaMalloc(&p, n)", "file.cu", 42,
-                                            "f");
-  });
+  const std::string what = message_of(
+      []
+      {
+        dealii::GPU::internal::throw_cuda_error(
+            2, "cudaMalloc(&p, n)", "file.cu", 42, "f");
+      });
   EXPECT_NE(what.find("cudaMalloc(&p, n)"), std::string::npos) << what;
   EXPECT_NE(what.find("file.cu"), std::string::npos) << what;
   EXPECT_NE(what.find("42"), std::string::npos) << what;
@@ -75,10 +75,15 @@ TEST(Errors, CudaErrorNamesCallFileAndLine)
 
 TEST(Errors, TeamTooLarge)
 {
-  const std::string what = message_of([] {
-    GPU::parallel_for_teams("too large", 1, GPU::TeamShape{64, 32, 1}, 0,
-                            [](const GPU::TeamMember &) {});
-  });
+  const std::string what = message_of(
+      []
+      {
+        GPU::parallel_for_teams("too large",
+                                1,
+                                GPU::TeamShape{64, 32, 1},
+                                0,
+                                [](const GPU::TeamMember &) {});
+      });
   EXPECT_NE(what.find("1 to 1024 threads"), std::string::npos) << what;
 }
 

@@ -4,7 +4,6 @@
 #include <deal.II/lac/la_parallel_vector.h>
 
 #include <gtest/gtest.h>
-
 #include <random>
 
 using namespace dealii;
@@ -15,30 +14,30 @@ class VectorOps : public ::testing::Test
 protected:
   using Host = LinearAlgebra::distributed::Vector<Number>;
 
-  void
-  SetUp() override
+  void SetUp() override
   {
     const MPI_Comm     comm = MPI_COMM_WORLD;
-    const unsigned int r = Utilities::MPI::this_mpi_process(comm);
-    const unsigned int p = Utilities::MPI::n_mpi_processes(comm);
-    const unsigned int n = 100003;
+    const unsigned int r    = Utilities::MPI::this_mpi_process(comm);
+    const unsigned int p    = Utilities::MPI::n_mpi_processes(comm);
+    const unsigned int n    = 100003;
     IndexSet           owned(n), ghosts(n);
-    owned.add_range((std::uint64_t(n) * r) / p, (std::uint64_t(n) * (r + 1)) / p);
-    partitioner = std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+    owned.add_range((std::uint64_t(n) * r) / p,
+                    (std::uint64_t(n) * (r + 1)) / p);
+    partitioner =
+        std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
     std::mt19937                           gen(17 + r);
     std::uniform_real_distribution<double> dist(-1., 1.);
     for (unsigned int k = 0; k < 3; ++k)
-      {
-        h[k].reinit(partitioner);
-        for (unsigned int i = 0; i < h[k].locally_owned_size(); ++i)
-          h[k].local_element(i) = dist(gen);
-        d[k].reinit(partitioner);
-        d[k].copy_locally_owned_data_from(h[k]);
-      }
+    {
+      h[k].reinit(partitioner);
+      for (unsigned int i = 0; i < h[k].locally_owned_size(); ++i)
+        h[k].local_element(i) = dist(gen);
+      d[k].reinit(partitioner);
+      d[k].copy_locally_owned_data_from(h[k]);
+    }
   }
 
-  double
-  difference(const GPU::Vector<Number> &v, const Host &ref) const
+  double difference(const GPU::Vector<Number> &v, const Host &ref) const
   {
     Host copy(partitioner);
     v.copy_locally_owned_data_to(copy);
@@ -46,11 +45,7 @@ protected:
     return copy.linfty_norm() / ref.linfty_norm();
   }
 
-  double
-  tolerance() const
-  {
-    return sizeof(Number) == 8 ? 1e-14 : 1e-6;
-  }
+  double tolerance() const { return sizeof(Number) == 8 ? 1e-14 : 1e-6; }
 
   std::shared_ptr<Utilities::MPI::Partitioner> partitioner;
   Host                                         h[3];
@@ -80,8 +75,8 @@ TYPED_TEST(VectorOps, Updates)
 
 TYPED_TEST(VectorOps, Reductions)
 {
-  auto &d = this->d;
-  auto &h = this->h;
+  auto        &d   = this->d;
+  auto        &h   = this->h;
   const double tol = this->tolerance() * 10;
   EXPECT_NEAR(d[0] * d[1], h[0] * h[1], tol * std::abs(h[0] * h[1]) + tol);
   EXPECT_NEAR(d[0].l2_norm(), h[0].l2_norm(), tol * h[0].l2_norm());
@@ -103,7 +98,7 @@ TYPED_TEST(VectorOps, Reductions)
 
 TYPED_TEST(VectorOps, ReinitAndCopy)
 {
-  auto               &d = this->d;
+  auto                  &d = this->d;
   GPU::Vector<TypeParam> a;
   a.reinit(d[0], true);
   EXPECT_EQ(a.size(), d[0].size());

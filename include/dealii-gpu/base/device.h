@@ -25,8 +25,7 @@ namespace dealii
     };
 
     /** "host" or "cuda". */
-    std::string
-    to_string(const Backend backend);
+    std::string to_string(const Backend backend);
 
     /**
      * The process-wide execution backend. It is chosen once, before any
@@ -46,56 +45,47 @@ namespace dealii
        * Calling it again with the same choice does nothing; changing the
        * backend after objects were created on it is an error.
        */
-      static void
-      initialize(const std::string &name       = "auto",
-                 const MPI_Comm    &communicator = MPI_COMM_WORLD);
+      static void initialize(const std::string &name         = "auto",
+                             const MPI_Comm    &communicator = MPI_COMM_WORLD);
 
       /**
        * Select the backend from the command line (--device=NAME or
        * --device NAME), else from the environment variable
        * DEALII_GPU_DEVICE, else "auto". Unrelated arguments are ignored.
        */
-      static void
-      initialize(int argc, char **argv, const MPI_Comm &communicator = MPI_COMM_WORLD);
+      static void initialize(int             argc,
+                             char          **argv,
+                             const MPI_Comm &communicator = MPI_COMM_WORLD);
 
       /** The backend in use; picks the default if none was chosen. */
-      static Backend
-      backend();
+      static Backend backend();
 
       /** True once initialize() ran or backend() picked the default. */
-      static bool
-      is_initialized();
+      static bool is_initialized();
 
       /** Whether the library was built with the CUDA backend. */
-      static bool
-      cuda_compiled();
+      static bool cuda_compiled();
 
       /** Number of CUDA devices visible to this process (0 without CUDA). */
-      static int
-      n_cuda_devices();
+      static int n_cuda_devices();
 
       /** The CUDA device this rank uses, or -1 on the host backend. */
-      static int
-      device_id();
+      static int device_id();
 
       /**
        * A line describing the backend, e.g. "cuda: NVIDIA H100 80GB HBM3
        * (79.1 GiB, 132 SMs)" or "host (CPU, unvectorized build)".
        */
-      static std::string
-      description();
+      static std::string description();
 
       /** Number of multiprocessors (1 on the host). */
-      static unsigned int
-      n_multiprocessors();
+      static unsigned int n_multiprocessors();
 
       /** Free and total memory of the device in bytes (0, 0 on the host). */
-      static std::pair<std::size_t, std::size_t>
-      memory_info();
+      static std::pair<std::size_t, std::size_t> memory_info();
 
       /** Wait for all work on the device (no-op on the host). */
-      static void
-      synchronize();
+      static void synchronize();
     };
   } // namespace GPU
 } // namespace dealii

@@ -21,8 +21,8 @@ namespace dealii
                    std::string,
                    std::string,
                    std::string,
-                   << "The CUDA call\n    " << arg1 << "\nfailed with "
-                   << arg2 << ": " << arg3);
+                   << "The CUDA call\n    " << arg1 << "\nfailed with " << arg2
+                   << ": " << arg3);
 
     /**
      * A device allocation did not fit into the free device memory.
@@ -78,12 +78,11 @@ namespace dealii
     namespace internal
     {
       /** Throws ExcCudaError for a failed call; used by the macros below. */
-      [[noreturn]] void
-      throw_cuda_error(int         error_code,
-                       const char *call,
-                       const char *file,
-                       int         line,
-                       const char *function);
+      [[noreturn]] void throw_cuda_error(int         error_code,
+                                         const char *call,
+                                         const char *file,
+                                         int         line,
+                                         const char *function);
     } // namespace internal
   }   // namespace GPU
 } // namespace dealii
@@ -92,38 +91,36 @@ namespace dealii
  * Checks the return code of a CUDA runtime call and throws
  * GPU::ExcCudaError naming the call, file and line if it failed.
  */
-#define DEAL_II_GPU_CUDA_CHECK(call)                                       \
-  do                                                                       \
-    {                                                                      \
-      const int dealii_gpu_error_code_ = static_cast<int>(call);           \
-      if (dealii_gpu_error_code_ != 0)                                     \
-        ::dealii::GPU::internal::throw_cuda_error(                         \
-          dealii_gpu_error_code_, #call, __FILE__, __LINE__, __func__);    \
-    }                                                                      \
-  while (false)
+#define DEAL_II_GPU_CUDA_CHECK(call)                                           \
+  do                                                                           \
+  {                                                                            \
+    const int dealii_gpu_error_code_ = static_cast<int>(call);                 \
+    if (dealii_gpu_error_code_ != 0)                                           \
+      ::dealii::GPU::internal::throw_cuda_error(                               \
+          dealii_gpu_error_code_, #call, __FILE__, __LINE__, __func__);        \
+  } while (false)
 
 /**
  * Checks a kernel launch (cudaGetLastError()); with DEALII_GPU_SYNC=1 in the
  * environment also waits for the kernel so that faults name the launch.
  */
-#define DEAL_II_GPU_CHECK_LAUNCH(kernel_name)                              \
-  do                                                                       \
-    {                                                                      \
-      DEAL_II_GPU_CUDA_CHECK(cudaGetLastError());                          \
-      if (::dealii::GPU::internal::synchronize_after_launch())             \
-        {                                                                  \
-          const int dealii_gpu_error_code_ =                               \
-            static_cast<int>(cudaDeviceSynchronize());                     \
-          if (dealii_gpu_error_code_ != 0)                                 \
-            ::dealii::GPU::internal::throw_cuda_error(                     \
-              dealii_gpu_error_code_,                                      \
-              (std::string("kernel ") + (kernel_name)).c_str(),            \
-              __FILE__,                                                    \
-              __LINE__,                                                    \
-              __func__);                                                   \
-        }                                                                  \
-    }                                                                      \
-  while (false)
+#define DEAL_II_GPU_CHECK_LAUNCH(kernel_name)                                  \
+  do                                                                           \
+  {                                                                            \
+    DEAL_II_GPU_CUDA_CHECK(cudaGetLastError());                                \
+    if (::dealii::GPU::internal::synchronize_after_launch())                   \
+    {                                                                          \
+      const int dealii_gpu_error_code_ =                                       \
+          static_cast<int>(cudaDeviceSynchronize());                           \
+      if (dealii_gpu_error_code_ != 0)                                         \
+        ::dealii::GPU::internal::throw_cuda_error(                             \
+            dealii_gpu_error_code_,                                            \
+            (std::string("kernel ") + (kernel_name)).c_str(),                  \
+            __FILE__,                                                          \
+            __LINE__,                                                          \
+            __func__);                                                         \
+    }                                                                          \
+  } while (false)
 
 namespace dealii
 {
@@ -132,8 +129,7 @@ namespace dealii
     namespace internal
     {
       /** True when DEALII_GPU_SYNC=1 asks for a synchronize per launch. */
-      bool
-      synchronize_after_launch();
+      bool synchronize_after_launch();
     } // namespace internal
   }   // namespace GPU
 } // namespace dealii

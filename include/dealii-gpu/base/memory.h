@@ -3,7 +3,6 @@
 #define dealii_gpu_base_memory_h
 
 #include <dealii-gpu/base/config.h>
-
 #include <dealii-gpu/base/device.h>
 
 #include <cstddef>
@@ -20,37 +19,33 @@ namespace dealii
        * Allocate @p bytes on @p backend. Throws ExcOutOfDeviceMemory (with
        * the size asked for and what is free) or ExcOutOfHostMemory.
        */
-      void *
-      allocate(const Backend backend, const std::size_t bytes);
+      void *allocate(const Backend backend, const std::size_t bytes);
 
       /** Free memory from allocate(); nullptr is allowed. */
-      void
-      deallocate(const Backend backend, void *pointer) noexcept;
+      void deallocate(const Backend backend, void *pointer) noexcept;
 
       /** Copy host memory to the backend's memory. */
-      void
-      copy_to_backend(const Backend     backend,
-                      void             *destination,
-                      const void       *source,
-                      const std::size_t bytes);
+      void copy_to_backend(const Backend     backend,
+                           void             *destination,
+                           const void       *source,
+                           const std::size_t bytes);
 
       /** Copy the backend's memory to host memory. */
-      void
-      copy_to_host(const Backend     backend,
-                   void             *destination,
-                   const void       *source,
-                   const std::size_t bytes);
+      void copy_to_host(const Backend     backend,
+                        void             *destination,
+                        const void       *source,
+                        const std::size_t bytes);
 
       /** Copy within the backend's memory. */
-      void
-      copy_within(const Backend     backend,
-                  void             *destination,
-                  const void       *source,
-                  const std::size_t bytes);
+      void copy_within(const Backend     backend,
+                       void             *destination,
+                       const void       *source,
+                       const std::size_t bytes);
 
       /** Set bytes to zero in the backend's memory. */
-      void
-      set_zero(const Backend backend, void *destination, const std::size_t bytes);
+      void set_zero(const Backend     backend,
+                    void             *destination,
+                    const std::size_t bytes);
     } // namespace Memory
 
     /**
@@ -74,46 +69,42 @@ namespace dealii
 
       ~Array() { clear(); }
 
-      Array &
-      operator=(const Array &other)
+      Array &operator=(const Array &other)
       {
         if (this != &other)
-          {
-            resize(other.n, other.backend_);
-            if (n > 0)
-              Memory::copy_within(backend_, values, other.values, n * sizeof(T));
-          }
+        {
+          resize(other.n, other.backend_);
+          if (n > 0)
+            Memory::copy_within(backend_, values, other.values, n * sizeof(T));
+        }
         return *this;
       }
 
-      Array &
-      operator=(Array &&other) noexcept
+      Array &operator=(Array &&other) noexcept
       {
         swap(other);
         return *this;
       }
 
       /** Resize (contents are not kept) on the current or a given backend. */
-      void
-      resize(const std::size_t new_size)
+      void resize(const std::size_t new_size)
       {
         resize(new_size, Device::backend());
       }
 
-      void
-      resize(const std::size_t new_size, const Backend backend)
+      void resize(const std::size_t new_size, const Backend backend)
       {
         if (new_size == n && backend == backend_)
           return;
         clear();
         backend_ = backend;
         if (new_size > 0)
-          values = static_cast<T *>(Memory::allocate(backend, new_size * sizeof(T)));
+          values =
+              static_cast<T *>(Memory::allocate(backend, new_size * sizeof(T)));
         n = new_size;
       }
 
-      void
-      clear()
+      void clear()
       {
         Memory::deallocate(backend_, values);
         values = nullptr;
@@ -121,57 +112,39 @@ namespace dealii
       }
 
       /** Resize to the host vector's size and copy it over. */
-      void
-      copy_from(const std::vector<T> &host_values)
+      void copy_from(const std::vector<T> &host_values)
       {
         resize(host_values.size());
         if (n > 0)
-          Memory::copy_to_backend(backend_, values, host_values.data(), n * sizeof(T));
+          Memory::copy_to_backend(
+              backend_, values, host_values.data(), n * sizeof(T));
       }
 
       /** Copy into a host vector (resized). */
-      void
-      copy_to(std::vector<T> &host_values) const
+      void copy_to(std::vector<T> &host_values) const
       {
         host_values.resize(n);
         if (n > 0)
-          Memory::copy_to_host(backend_, host_values.data(), values, n * sizeof(T));
+          Memory::copy_to_host(
+              backend_, host_values.data(), values, n * sizeof(T));
       }
 
-      void
-      swap(Array &other) noexcept
+      void swap(Array &other) noexcept
       {
         std::swap(values, other.values);
         std::swap(n, other.n);
         std::swap(backend_, other.backend_);
       }
 
-      T *
-      data()
-      {
-        return values;
-      }
+      T *data() { return values; }
 
-      const T *
-      data() const
-      {
-        return values;
-      }
+      const T *data() const { return values; }
 
-      std::size_t
-      size() const
-      {
-        return n;
-      }
+      std::size_t size() const { return n; }
 
-      Backend
-      backend() const
-      {
-        return backend_;
-      }
+      Backend backend() const { return backend_; }
 
-      std::size_t
-      memory_consumption() const
+      std::size_t memory_consumption() const
       {
         return sizeof(*this) + n * sizeof(T);
       }

@@ -10,7 +10,6 @@
 #define dealii_gpu_base_parallel_h
 
 #include <dealii-gpu/base/config.h>
-
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/base/exceptions.h>
 
@@ -33,11 +32,7 @@ namespace dealii
       unsigned int y = 1;
       unsigned int z = 1;
 
-      DEAL_II_GPU_HOST_DEVICE unsigned int
-      size() const
-      {
-        return x * y * z;
-      }
+      DEAL_II_GPU_HOST_DEVICE unsigned int size() const { return x * y * z; }
     };
 
     /**
@@ -49,20 +44,14 @@ namespace dealii
     public:
       DEAL_II_GPU_HOST_DEVICE
       TeamMember(const unsigned int team, const TeamShape &shape, void *scratch)
-        : team(team)
-        , shape(shape)
-        , scratch_memory(scratch)
-      {}
-
-      /** Index of this team in [0, n_teams). */
-      DEAL_II_GPU_HOST_DEVICE unsigned int
-      team_index() const
+          : team(team), shape(shape), scratch_memory(scratch)
       {
-        return team;
       }
 
-      DEAL_II_GPU_HOST_DEVICE const TeamShape &
-      team_shape() const
+      /** Index of this team in [0, n_teams). */
+      DEAL_II_GPU_HOST_DEVICE unsigned int team_index() const { return team; }
+
+      DEAL_II_GPU_HOST_DEVICE const TeamShape &team_shape() const
       {
         return shape;
       }
@@ -87,7 +76,7 @@ namespace dealii
       {
 #ifdef __CUDA_ARCH__
         const unsigned int t =
-          threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+            threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
         const unsigned int n_threads = blockDim.x * blockDim.y * blockDim.z;
         for (unsigned int i = t; i < n; i += n_threads)
           f(i);
@@ -128,8 +117,7 @@ namespace dealii
        * threads after it. Call it from every thread (never inside for_each
        * or a branch that depends on the thread).
        */
-      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
-      barrier() const
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void barrier() const
       {
 #ifdef __CUDA_ARCH__
         __syncthreads();
@@ -157,27 +145,22 @@ namespace dealii
     namespace internal
     {
       /** Host scratch for team kernels, kept between launches. */
-      void *
-      host_team_scratch(const std::size_t bytes);
+      void *host_team_scratch(const std::size_t bytes);
 
       /**
        * Device buffer of at least @p bytes for partial sums of reductions,
        * and its pinned host mirror for the result.
        */
-      void *
-      device_reduction_buffer(const std::size_t bytes);
+      void *device_reduction_buffer(const std::size_t bytes);
 
-      void *
-      host_reduction_result();
+      void *host_reduction_result();
 
-      [[noreturn]] void
-      throw_not_compiled_for_cuda(const char *kernel_name);
+      [[noreturn]] void throw_not_compiled_for_cuda(const char *kernel_name);
 
       /** Check a team launch against the device limits. */
-      void
-      check_team_launch(const char       *kernel_name,
-                        const TeamShape  &shape,
-                        const std::size_t scratch_bytes);
+      void check_team_launch(const char       *kernel_name,
+                             const TeamShape  &shape,
+                             const std::size_t scratch_bytes);
 
 #ifdef DEAL_II_GPU_COMPILING_CUDA
       template <typename F>
@@ -186,19 +169,18 @@ namespace dealii
       {
         extern __shared__ __align__(16) unsigned char team_scratch[];
         for (unsigned int team = blockIdx.x; team < n_teams; team += gridDim.x)
-          {
-            f(TeamMember(team, shape, team_scratch));
-            if (team + gridDim.x < n_teams)
-              __syncthreads();
-          }
+        {
+          f(TeamMember(team, shape, team_scratch));
+          if (team + gridDim.x < n_teams)
+            __syncthreads();
+        }
       }
 
       template <typename F>
-      __global__ void
-      index_kernel(const F f, const std::size_t n)
+      __global__ void index_kernel(const F f, const std::size_t n)
       {
         const std::size_t i =
-          static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+            static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
         if (i < n)
           f(i);
       }
@@ -210,17 +192,19 @@ namespace dealii
       block_reduce(double value, double *warp_values)
       {
         for (int offset = 16; offset > 0; offset /= 2)
-          value = Op::combine(value, __shfl_down_sync(0xffffffffu, value, offset));
+          value =
+              Op::combine(value, __shfl_down_sync(0xffffffffu, value, offset));
         if (threadIdx.x % 32 == 0)
           warp_values[threadIdx.x / 32] = value;
         __syncthreads();
         value = 0.;
         if (threadIdx.x < 32)
-          {
-            value = threadIdx.x < blockDim.x / 32 ? warp_values[threadIdx.x] : 0.;
-            for (int offset = 16; offset > 0; offset /= 2)
-              value = Op::combine(value, __shfl_down_sync(0xffffffffu, value, offset));
-          }
+        {
+          value = threadIdx.x < blockDim.x / 32 ? warp_values[threadIdx.x] : 0.;
+          for (int offset = 16; offset > 0; offset /= 2)
+            value = Op::combine(value,
+                                __shfl_down_sync(0xffffffffu, value, offset));
+        }
         return value;
       }
 
@@ -228,34 +212,33 @@ namespace dealii
       // partial results per thread keep several loads in flight; one
       // partial result per block.
       template <typename Op, typename F>
-      __global__ void
-      __launch_bounds__(reduction_block_size) reduce_kernel(const F      f,
-                                                            const std::size_t n,
-                                                            double *partials)
+      __global__ void __launch_bounds__(reduction_block_size)
+          reduce_kernel(const F f, const std::size_t n, double *partials)
       {
         __shared__ double warp_values[reduction_block_size / 32];
-        const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-        std::size_t       i = static_cast<std::size_t>(blockIdx.x) * blockDim.x +
-                        threadIdx.x;
+        const std::size_t stride =
+            static_cast<std::size_t>(gridDim.x) * blockDim.x;
+        std::size_t i =
+            static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         for (; i + 3 * stride < n; i += 4 * stride)
-          {
-            s0 = Op::combine(s0, f(i));
-            s1 = Op::combine(s1, f(i + stride));
-            s2 = Op::combine(s2, f(i + 2 * stride));
-            s3 = Op::combine(s3, f(i + 3 * stride));
-          }
+        {
+          s0 = Op::combine(s0, f(i));
+          s1 = Op::combine(s1, f(i + stride));
+          s2 = Op::combine(s2, f(i + 2 * stride));
+          s3 = Op::combine(s3, f(i + 3 * stride));
+        }
         for (; i < n; i += stride)
           s0 = Op::combine(s0, f(i));
         const double value = block_reduce<Op>(
-          Op::combine(Op::combine(s0, s1), Op::combine(s2, s3)), warp_values);
+            Op::combine(Op::combine(s0, s1), Op::combine(s2, s3)), warp_values);
         if (threadIdx.x == 0)
           partials[blockIdx.x] = value;
       }
 
       template <typename Op>
-      __global__ void
-      reduce_partials_kernel(double *partials, const unsigned int n)
+      __global__ void reduce_partials_kernel(double            *partials,
+                                             const unsigned int n)
       {
         __shared__ double warp_values[32];
         double            value = 0.;
@@ -275,38 +258,39 @@ namespace dealii
      * device (DEAL_II_GPU_HOST_DEVICE). @p name appears in error messages.
      */
     template <typename F>
-    void
-    parallel_for_teams(const char       *name,
-                       const unsigned int n_teams,
-                       const TeamShape  &shape,
-                       const std::size_t scratch_bytes,
-                       const F          &f)
+    void parallel_for_teams(const char        *name,
+                            const unsigned int n_teams,
+                            const TeamShape   &shape,
+                            const std::size_t  scratch_bytes,
+                            const F           &f)
     {
       if (n_teams == 0)
         return;
       internal::check_team_launch(name, shape, scratch_bytes);
       if (Device::backend() == Backend::cuda)
-        {
+      {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-          if (scratch_bytes > 48 * 1024)
-            DEAL_II_GPU_CUDA_CHECK(
+        if (scratch_bytes > 48 * 1024)
+          DEAL_II_GPU_CUDA_CHECK(
               cudaFuncSetAttribute(internal::team_kernel<F>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(scratch_bytes)));
-          const unsigned int n_blocks = n_teams < 2147483647u ? n_teams : 2147483647u;
-          internal::team_kernel<F>
-            <<<n_blocks, dim3(shape.x, shape.y, shape.z), scratch_bytes>>>(f, n_teams, shape);
-          DEAL_II_GPU_CHECK_LAUNCH(name);
+        const unsigned int n_blocks =
+            n_teams < 2147483647u ? n_teams : 2147483647u;
+        internal::team_kernel<F>
+            <<<n_blocks, dim3(shape.x, shape.y, shape.z), scratch_bytes>>>(
+                f, n_teams, shape);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
 #else
-          internal::throw_not_compiled_for_cuda(name);
+        internal::throw_not_compiled_for_cuda(name);
 #endif
-        }
+      }
       else
-        {
-          void *scratch = internal::host_team_scratch(scratch_bytes);
-          for (unsigned int team = 0; team < n_teams; ++team)
-            f(TeamMember(team, shape, scratch));
-        }
+      {
+        void *scratch = internal::host_team_scratch(scratch_bytes);
+        for (unsigned int team = 0; team < n_teams; ++team)
+          f(TeamMember(team, shape, scratch));
+      }
     }
 
     /**
@@ -314,24 +298,24 @@ namespace dealii
      * the host. The calls must be independent.
      */
     template <typename F>
-    void
-    parallel_for(const char *name, const std::size_t n, const F &f)
+    void parallel_for(const char *name, const std::size_t n, const F &f)
     {
       if (n == 0)
         return;
       if (Device::backend() == Backend::cuda)
-        {
+      {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-          constexpr unsigned int block = 256;
-          const std::size_t      n_blocks = (n + block - 1) / block;
-          AssertThrow(n_blocks < 2147483647u,
-                      ExcMessage("parallel_for: range too large"));
-          internal::index_kernel<F><<<static_cast<unsigned int>(n_blocks), block>>>(f, n);
-          DEAL_II_GPU_CHECK_LAUNCH(name);
+        constexpr unsigned int block    = 256;
+        const std::size_t      n_blocks = (n + block - 1) / block;
+        AssertThrow(n_blocks < 2147483647u,
+                    ExcMessage("parallel_for: range too large"));
+        internal::index_kernel<F>
+            <<<static_cast<unsigned int>(n_blocks), block>>>(f, n);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
 #else
-          internal::throw_not_compiled_for_cuda(name);
+        internal::throw_not_compiled_for_cuda(name);
 #endif
-        }
+      }
       else
         for (std::size_t i = 0; i < n; ++i)
           f(i);
@@ -364,64 +348,62 @@ namespace dealii
      * update and reduction).
      */
     template <typename Op, typename F>
-    double
-    parallel_reduce(const char *name, const std::size_t n, const F &f)
+    double parallel_reduce(const char *name, const std::size_t n, const F &f)
     {
       if (n == 0)
         return 0.;
       if (Device::backend() == Backend::cuda)
-        {
+      {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-          using namespace internal;
-          const std::size_t wanted =
+        using namespace internal;
+        const std::size_t wanted =
             (n + reduction_block_size - 1) / reduction_block_size;
-          const std::size_t max_blocks = 8 * Device::n_multiprocessors();
-          const unsigned int n_blocks =
-            static_cast<unsigned int>(wanted < max_blocks ? wanted : max_blocks);
-          double *partials = static_cast<double *>(
+        const std::size_t  max_blocks = 8 * Device::n_multiprocessors();
+        const unsigned int n_blocks   = static_cast<unsigned int>(
+            wanted < max_blocks ? wanted : max_blocks);
+        double *partials = static_cast<double *>(
             device_reduction_buffer(sizeof(double) * n_blocks));
-          reduce_kernel<Op, F><<<n_blocks, reduction_block_size>>>(f, n, partials);
-          DEAL_II_GPU_CHECK_LAUNCH(name);
-          reduce_partials_kernel<Op><<<1, 1024>>>(partials, n_blocks);
-          DEAL_II_GPU_CHECK_LAUNCH(name);
-          double *result = static_cast<double *>(host_reduction_result());
-          DEAL_II_GPU_CUDA_CHECK(cudaMemcpy(result, partials, sizeof(double),
-                                            cudaMemcpyDeviceToHost));
-          return *result;
+        reduce_kernel<Op, F>
+            <<<n_blocks, reduction_block_size>>>(f, n, partials);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
+        reduce_partials_kernel<Op><<<1, 1024>>>(partials, n_blocks);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
+        double *result = static_cast<double *>(host_reduction_result());
+        DEAL_II_GPU_CUDA_CHECK(cudaMemcpy(
+            result, partials, sizeof(double), cudaMemcpyDeviceToHost));
+        return *result;
 #else
-          internal::throw_not_compiled_for_cuda(name);
+        internal::throw_not_compiled_for_cuda(name);
 #endif
-        }
+      }
       else
+      {
+        // Blocked summation keeps the rounding error of long sums small,
+        // close to the tree order of the device.
+        double                total = 0.;
+        constexpr std::size_t chunk = 256;
+        for (std::size_t start = 0; start < n; start += chunk)
         {
-          // Blocked summation keeps the rounding error of long sums small,
-          // close to the tree order of the device.
-          double                total = 0.;
-          constexpr std::size_t chunk = 256;
-          for (std::size_t start = 0; start < n; start += chunk)
-            {
-              const std::size_t end = start + chunk < n ? start + chunk : n;
-              double            s   = 0.;
-              for (std::size_t i = start; i < end; ++i)
-                s = Op::combine(s, f(i));
-              total = Op::combine(total, s);
-            }
-          return total;
+          const std::size_t end = start + chunk < n ? start + chunk : n;
+          double            s   = 0.;
+          for (std::size_t i = start; i < end; ++i)
+            s = Op::combine(s, f(i));
+          total = Op::combine(total, s);
         }
+        return total;
+      }
     }
 
     /** Sum of f(i) over [0, n); see parallel_reduce(). */
     template <typename F>
-    double
-    parallel_sum(const char *name, const std::size_t n, const F &f)
+    double parallel_sum(const char *name, const std::size_t n, const F &f)
     {
       return parallel_reduce<SumOp>(name, n, f);
     }
 
     /** Maximum of non-negative f(i) over [0, n); 0 for n == 0. */
     template <typename F>
-    double
-    parallel_max(const char *name, const std::size_t n, const F &f)
+    double parallel_max(const char *name, const std::size_t n, const F &f)
     {
       return parallel_reduce<MaxOp>(name, n, f);
     }

@@ -3,7 +3,6 @@
 #define dealii_gpu_lac_vector_h
 
 #include <dealii-gpu/base/config.h>
-
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/base/memory.h>
 
@@ -67,14 +66,12 @@ namespace dealii
       {
       public:
         ElementAccess(Number *pointer, Backend backend)
-          : pointer(pointer)
-          , backend(backend)
-        {}
-        operator Number() const;
-        ElementAccess &
-        operator=(const Number value);
-        ElementAccess &
-        operator+=(const Number value);
+            : pointer(pointer), backend(backend)
+        {
+        }
+                       operator Number() const;
+        ElementAccess &operator=(const Number value);
+        ElementAccess &operator+=(const Number value);
 
       private:
         Number *pointer;
@@ -92,199 +89,153 @@ namespace dealii
       explicit Vector(const size_type n);
 
       /** Vector laid out by a partitioner, zeroed. */
-      explicit Vector(
-        const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner);
+      explicit Vector(const std::shared_ptr<const Utilities::MPI::Partitioner>
+                          &partitioner);
 
       ~Vector() override;
 
       /** Serial layout of size n; zeroed unless omit_zeroing_entries. */
-      void
-      reinit(const size_type n, const bool omit_zeroing_entries = false);
+      void reinit(const size_type n, const bool omit_zeroing_entries = false);
 
       /** Layout from a partitioner (owned + ghost indices), zeroed. */
-      void
-      reinit(
-        const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner);
+      void reinit(const std::shared_ptr<const Utilities::MPI::Partitioner>
+                      &partitioner);
 
       /** Same layout as another vector (of any number type). */
       template <typename Number2>
-      void
-      reinit(const Vector<Number2> &other,
-             const bool             omit_zeroing_entries = false);
+      void reinit(const Vector<Number2> &other,
+                  const bool             omit_zeroing_entries = false);
 
       /** Copy: reinitializes the layout if it differs. */
-      Vector &
-      operator=(const Vector &other);
+      Vector &operator=(const Vector &other);
 
-      Vector &
-      operator=(Vector &&other) noexcept;
+      Vector &operator=(Vector &&other) noexcept;
 
       /** Copy with conversion (e.g. double to float for mixed precision). */
       template <typename Number2>
-      void
-      copy_locally_owned_data_from(const Vector<Number2> &other);
+      void copy_locally_owned_data_from(const Vector<Number2> &other);
 
       /** Set all locally owned entries to s (s == 0 also zeroes ghosts). */
-      Vector &
-      operator=(const Number s);
+      Vector &operator=(const Number s);
 
-      Vector &
-      operator*=(const Number factor);
+      Vector &operator*=(const Number factor);
 
-      Vector &
-      operator/=(const Number factor);
+      Vector &operator/=(const Number factor);
 
-      Vector &
-      operator+=(const Vector &v);
+      Vector &operator+=(const Vector &v);
 
-      Vector &
-      operator-=(const Vector &v);
+      Vector &operator-=(const Vector &v);
 
       /** this += a (every owned entry). */
-      void
-      add(const Number a);
+      void add(const Number a);
 
       /** this += a * v. */
-      void
-      add(const Number a, const Vector &v);
+      void add(const Number a, const Vector &v);
 
       /** this += a * v + b * w. */
       void
       add(const Number a, const Vector &v, const Number b, const Vector &w);
 
       /** this = s * this + a * v. */
-      void
-      sadd(const Number s, const Number a, const Vector &v);
+      void sadd(const Number s, const Number a, const Vector &v);
 
       /** this = s * this + v. */
-      void
-      sadd(const Number s, const Vector &v);
+      void sadd(const Number s, const Vector &v);
 
       /** this = a * v. */
-      void
-      equ(const Number a, const Vector &v);
+      void equ(const Number a, const Vector &v);
 
       /** this = a * v + b * w. */
       void
       equ(const Number a, const Vector &v, const Number b, const Vector &w);
 
       /** this[i] *= v[i] (diagonal scaling). */
-      void
-      scale(const Vector &v);
+      void scale(const Vector &v);
 
       /** Dot product over all ranks. */
-      Number
-      operator*(const Vector &v) const;
+      Number operator*(const Vector &v) const;
 
       /** this += a * v, then return this * w, in one pass. */
-      Number
-      add_and_dot(const Number a, const Vector &v, const Vector &w);
+      Number add_and_dot(const Number a, const Vector &v, const Vector &w);
 
-      real_type
-      l1_norm() const;
+      real_type l1_norm() const;
 
-      real_type
-      l2_norm() const;
+      real_type l2_norm() const;
 
-      real_type
-      norm_sqr() const;
+      real_type norm_sqr() const;
 
-      real_type
-      linfty_norm() const;
+      real_type linfty_norm() const;
 
-      Number
-      mean_value() const;
+      Number mean_value() const;
 
       /** True if every locally owned entry on every rank is zero. */
-      bool
-      all_zero() const;
+      bool all_zero() const;
 
-      size_type
-      size() const;
+      size_type size() const;
 
       /** Number of locally owned entries. */
-      size_type
-      locally_owned_size() const;
+      size_type locally_owned_size() const;
 
-      IndexSet
-      locally_owned_elements() const;
+      IndexSet locally_owned_elements() const;
 
       /** Element access by global index (owned or ghost); slow, for tests. */
-      ElementAccess
-      operator()(const size_type global_index);
+      ElementAccess operator()(const size_type global_index);
 
-      Number
-      operator()(const size_type global_index) const;
+      Number operator()(const size_type global_index) const;
 
-      void
-      swap(Vector &other) noexcept;
+      void swap(Vector &other) noexcept;
 
       /** Fill the ghost entries from their owners. */
-      void
-      update_ghost_values() const;
+      void update_ghost_values() const;
 
       /**
        * VectorOperation::add: add the ghost entries into their owners'
        * entries and zero the ghosts. VectorOperation::insert: the owners
        * keep their values and the ghosts are zeroed.
        */
-      void
-      compress(const VectorOperation::values operation);
+      void compress(const VectorOperation::values operation);
 
       /** Set the ghost entries to zero. */
-      void
-      zero_out_ghost_values() const;
+      void zero_out_ghost_values() const;
 
-      bool
-      has_ghost_elements() const;
+      bool has_ghost_elements() const;
 
       /** Copy the locally owned entries of a deal.II host vector in. */
-      void
-      copy_locally_owned_data_from(
-        const LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
-          &host_vector);
+      void copy_locally_owned_data_from(
+          const LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
+              &host_vector);
 
       /** Copy the locally owned entries out to a deal.II host vector. */
-      void
-      copy_locally_owned_data_to(
-        LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
-          &host_vector) const;
+      void copy_locally_owned_data_to(
+          LinearAlgebra::distributed::Vector<Number, MemorySpace::Host>
+              &host_vector) const;
 
       /** Values: owned entries, then ghosts; device memory under CUDA. */
-      Number *
-      get_values();
+      Number *get_values();
 
-      const Number *
-      get_values() const;
+      const Number *get_values() const;
 
       const std::shared_ptr<const Utilities::MPI::Partitioner> &
       get_partitioner() const;
 
-      MPI_Comm
-      get_mpi_communicator() const;
+      MPI_Comm get_mpi_communicator() const;
 
-      Backend
-      backend() const;
+      Backend backend() const;
 
       /** Use CUDA-aware MPI (device pointers to MPI) for ghost exchange. */
-      void
-      set_cuda_aware_mpi(const bool use);
+      void set_cuda_aware_mpi(const bool use);
 
-      std::size_t
-      memory_consumption() const;
+      std::size_t memory_consumption() const;
 
       /** Print the locally owned entries (copied to the host). */
-      void
-      print(std::ostream      &out,
-            const unsigned int precision  = 3,
-            const bool         scientific = true) const;
+      void print(std::ostream      &out,
+                 const unsigned int precision  = 3,
+                 const bool         scientific = true) const;
 
     private:
-      void
-      check_compatible(const Vector &v) const;
+      void check_compatible(const Vector &v) const;
 
-      void
-      exchange(const bool forward, const VectorOperation::values op) const;
+      void exchange(const bool forward, const VectorOperation::values op) const;
 
       std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
       std::shared_ptr<internal::ExchangePattern>         pattern;
@@ -305,19 +256,16 @@ namespace dealii
       // eigenvalue estimate, among others) on GPU::Vector: a kernel zeroes
       // the locally owned constrained entries.
       template <class VectorType>
-      void
-      set_zero_all(const std::vector<types::global_dof_index> &cm,
-                   VectorType                                 &vec);
+      void set_zero_all(const std::vector<types::global_dof_index> &cm,
+                        VectorType                                 &vec);
 
       template <>
-      void
-      set_zero_all(const std::vector<types::global_dof_index> &cm,
-                   GPU::Vector<float>                         &vec);
+      void set_zero_all(const std::vector<types::global_dof_index> &cm,
+                        GPU::Vector<float>                         &vec);
 
       template <>
-      void
-      set_zero_all(const std::vector<types::global_dof_index> &cm,
-                   GPU::Vector<double>                        &vec);
+      void set_zero_all(const std::vector<types::global_dof_index> &cm,
+                        GPU::Vector<double>                        &vec);
     } // namespace AffineConstraintsImplementation
   }   // namespace internal
 } // namespace dealii
