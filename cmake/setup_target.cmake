@@ -22,4 +22,12 @@ function(dealii_gpu_setup_target _target)
   else()
     deal_ii_setup_target(${_target} RELEASE)
   endif()
+  # deal.II's linker flags set a RUNPATH of their own; add the directory of
+  # libdealii-gpu so that the program finds it without LD_LIBRARY_PATH.
+  if(TARGET dealii-gpu::dealii-gpu)
+    set_property(TARGET ${_target} APPEND PROPERTY BUILD_RPATH
+      "$<TARGET_FILE_DIR:dealii-gpu::dealii-gpu>")
+    set_property(TARGET ${_target} APPEND PROPERTY INSTALL_RPATH
+      "$<TARGET_FILE_DIR:dealii-gpu::dealii-gpu>")
+  endif()
 endfunction()
