@@ -5,7 +5,7 @@
 # repository root after contrib/gpu/pack.sh. Logs go to /tmp/gpu-out; the
 # summary and one archive of all logs (gpu-test-logs.tar.gz) go to $OUT.
 #   SANITIZE=1 also runs compute-sanitizer (memcheck, racecheck) on the team
-#   kernel and vector tests.
+#   kernel, vector and matrix-free tests.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -66,7 +66,7 @@ done
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
-    for test in base/team_kernels lac/vector_operations; do
+    for test in base/team_kernels lac/vector_operations matrix_free/laplace_vs_cpu; do
       dir=$(mktemp -d)
       (cd "$dir" && compute-sanitizer --tool $tool --error-exitcode 9 "$app/bin/$test" < /dev/null > "$logs/sanitizer_${tool}_${test//\//_}.log" 2>&1); rc=$?
       if [ $rc = 0 ]; then result=passed; passed=$((passed + 1)); else result=FAILED; failed=$((failed + 1)); fi

@@ -1,0 +1,540 @@
+// GPU::FEEvaluation: sum-factorized evaluation and integration on one cell,
+// used inside cell functors run by GPU::MatrixFree::cell_loop(). Include
+// from .cu files (kernels).
+#ifndef dealii_gpu_matrix_free_fe_evaluation_h
+#define dealii_gpu_matrix_free_fe_evaluation_h
+
+#include <dealii-gpu/base/config.h>
+
+#include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/matrix_free/matrix_free.h>
+
+#include <deal.II/base/point.h>
+#include <deal.II/base/tensor.h>
+#include <deal.II/matrix_free/evaluation_flags.h>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      constexpr unsigned int
+      power(const unsigned int base, const unsigned int exponent)
+      {
+        return exponent == 0 ? 1 : base * power(base, exponent - 1);
+      }
+
+      // Bytes of team scratch a cell kernel needs: the 1D shape values and
+      // collocation derivatives, the values and gradients of all components
+      // at the quadrature points, and two buffers for the passes.
+      template <int dim, typename Number>
+      constexpr std::size_t
+      cell_scratch_bytes(const unsigned int fe_degree,
+                         const unsigned int n_q_points_1d,
+                         const unsigned int n_components)
+      {
+        const std::size_t n_q = power(n_q_points_1d, dim);
+        return sizeof(Number) *
+               (n_q_points_1d * (fe_degree + 1) + n_q_points_1d * n_q_points_1d +
+                n_components * (1 + dim) * n_q + 2 * n_q);
+      }
+
+      // One pass of sum factorization in direction `direction`: for every
+      // point of `out` (extents out0 x out1 x out2),
+      //   out = sum_m M(o, m) in(.., m, ..)   (forward, M[o * ld + m]) or
+      //   out = sum_m M(m, o) in(.., m, ..)   (transpose, M[m * ld + o]),
+      // where `in` has the extents of `out` except n_contract in `direction`.
+      // A barrier follows, so the next pass can read `out`.
+      template <int direction, bool transpose, bool add, typename Number>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      contract(const TeamMember  &team,
+               const Number      *M,
+               const unsigned int ld,
+               const unsigned int n_contract,
+               const Number      *in,
+               Number            *out,
+               const unsigned int out0,
+               const unsigned int out1,
+               const unsigned int out2)
+      {
+        const unsigned int in0 = direction == 0 ? n_contract : out0;
+        const unsigned int in1 = direction == 1 ? n_contract : out1;
+        team.for_each(out0, out1, out2, [&](unsigned int i, unsigned int j, unsigned int k) {
+          const unsigned int o = direction == 0 ? i : direction == 1 ? j : k;
+          // Position of m = 0 in `in` and the stride of m there.
+          const unsigned int base =
+            direction == 0 ? in0 * (j + in1 * k) :
+            direction == 1 ? i + in0 * in1 * k : i + in0 * j;
+          const unsigned int stride =
+            direction == 0 ? 1 : direction == 1 ? in0 : in0 * in1;
+          Number sum = Number();
+          for (unsigned int m = 0; m < n_contract; ++m)
+            sum += (transpose ? M[m * ld + o] : M[o * ld + m]) *
+                   in[base + m * stride];
+          const unsigned int index = i + out0 * (j + out1 * k);
+          out[index]               = add ? out[index] + sum : sum;
+        });
+        team.barrier();
+      }
+    } // namespace internal
+
+    /**
+     * Evaluation of FE_Q(fe_degree) functions (n_components of them, as in
+     * FESystem(FE_Q, n)) on one cell at n_q_points_1d^dim Gauss points, with
+     * the interface of deal.II's FEEvaluation, inside a cell functor:
+     *
+     * @code
+     * FEEvaluation<dim, degree, degree + 1, 1, double> phi(team, cell, data);
+     * phi.read_dof_values(src);
+     * phi.evaluate(EvaluationFlags::gradients);
+     * phi.apply_for_each_quad_point([&](auto &phi, const unsigned int q) {
+     *   phi.submit_gradient(phi.get_gradient(q), q);
+     * });
+     * phi.integrate(EvaluationFlags::gradients);
+     * phi.distribute_local_to_global(dst);
+     * @endcode
+     *
+     * One thread works on each quadrature point; the passes of the sum
+     * factorization are separated by team barriers. Values and gradients
+     * live in team scratch memory; get_* and submit_* must be called for the
+     * quadrature point the thread is working on, i.e. inside
+     * apply_for_each_quad_point().
+     */
+    template <int dim,
+              int fe_degree,
+              int n_q_points_1d = fe_degree + 1,
+              int n_components  = 1,
+              typename Number   = double>
+    class FEEvaluation
+    {
+    public:
+      static_assert(dim == 2 || dim == 3, "dim must be 2 or 3");
+      static_assert(fe_degree >= 1, "fe_degree must be at least 1");
+      static_assert(n_q_points_1d >= fe_degree + 1,
+                    "n_q_points_1d must be at least fe_degree + 1");
+
+      static constexpr unsigned int n_dofs_1d = fe_degree + 1;
+      static constexpr unsigned int n_dofs_per_component =
+        internal::power(n_dofs_1d, dim);
+      static constexpr unsigned int dofs_per_cell =
+        n_dofs_per_component * n_components;
+      static constexpr unsigned int n_q_points =
+        internal::power(n_q_points_1d, dim);
+
+      using value_type =
+        std::conditional_t<n_components == 1, Number, Tensor<1, n_components, Number>>;
+      using gradient_type =
+        std::conditional_t<n_components == 1,
+                           Tensor<1, dim, Number>,
+                           Tensor<1, n_components, Tensor<1, dim, Number>>>;
+
+      /** Team scratch this class needs (see cell_loop). */
+      static constexpr std::size_t
+      scratch_bytes()
+      {
+        return internal::cell_scratch_bytes<dim, Number>(fe_degree,
+                                                         n_q_points_1d,
+                                                         n_components);
+      }
+
+      /**
+       * Set up for @p cell: stages the 1D shape data in team scratch.
+       */
+      DEAL_II_GPU_HOST_DEVICE
+      FEEvaluation(const TeamMember                  &team,
+                   const unsigned int                 cell,
+                   const MatrixFreeData<dim, Number> &data)
+        : team(team)
+        , cell(cell)
+        , data(data)
+      {
+        Number *s     = team.scratch<Number>();
+        shape         = s;
+        collocation   = shape + n_q_points_1d * n_dofs_1d;
+        values        = collocation + n_q_points_1d * n_q_points_1d;
+        gradients     = values + n_components * n_q_points;
+        buffer0       = gradients + n_components * dim * n_q_points;
+        buffer1       = buffer0 + n_q_points;
+        const Number *shape_values = data.shape_values;
+        const Number *colloc       = data.collocation_gradients;
+        Number       *sh           = shape;
+        Number       *co           = collocation;
+        team.for_each(n_q_points_1d * n_dofs_1d,
+                      [&](unsigned int i) { sh[i] = shape_values[i]; });
+        team.for_each(n_q_points_1d * n_q_points_1d,
+                      [&](unsigned int i) { co[i] = colloc[i]; });
+        team.barrier();
+      }
+
+      /** Read this cell's DoF values; constrained DoFs read as zero. */
+      DEAL_II_GPU_HOST_DEVICE void
+      read_dof_values(const Number *src)
+      {
+        const unsigned int *indices =
+          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+        Number *v = values;
+        team.for_each(dofs_per_cell, [&](unsigned int i) {
+          const unsigned int index = indices[i];
+          // DoF values of component c go to the start of its value slot.
+          const unsigned int c = i / n_dofs_per_component;
+          v[c * n_q_points + i % n_dofs_per_component] =
+            index == constrained_dof ? Number() : src[index];
+        });
+        team.barrier();
+      }
+
+      /** Values and/or gradients at the quadrature points. */
+      DEAL_II_GPU_HOST_DEVICE void
+      evaluate(const EvaluationFlags::EvaluationFlags flags)
+      {
+        constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        for (unsigned int c = 0; c < n_components; ++c)
+          {
+            Number *v = values + c * n_q_points;
+            if (dim == 2)
+              {
+                internal::contract<0, false, false>(team, shape, nd, nd, v, buffer0, nq, nd, 1);
+                internal::contract<1, false, false>(team, shape, nd, nd, buffer0, v, nq, nq, 1);
+              }
+            else
+              {
+                internal::contract<0, false, false>(team, shape, nd, nd, v, buffer0, nq, nd, nd);
+                internal::contract<1, false, false>(team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
+                internal::contract<2, false, false>(team, shape, nd, nd, buffer1, v, nq, nq, nq);
+              }
+            if (flags & EvaluationFlags::gradients)
+              {
+                Number       *g  = gradients + c * dim * n_q_points;
+                const Number *co = collocation;
+                team.for_each(nq, nq, dim == 3 ? nq : 1,
+                              [&](unsigned int i, unsigned int j, unsigned int k) {
+                                const unsigned int q = i + nq * (j + nq * k);
+                                Number gx = 0, gy = 0, gz = 0;
+                                for (unsigned int m = 0; m < nq; ++m)
+                                  {
+                                    gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
+                                    gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
+                                    if (dim == 3)
+                                      gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
+                                  }
+                                g[q]              = gx;
+                                g[n_q_points + q] = gy;
+                                if (dim == 3)
+                                  g[2 * n_q_points + q] = gz;
+                              });
+                team.barrier();
+              }
+          }
+      }
+
+      /** Run f(*this, q) for every quadrature point q, then a barrier. */
+      template <typename F>
+      DEAL_II_GPU_HOST_DEVICE void
+      apply_for_each_quad_point(const F &f)
+      {
+        team.for_each(n_q_points, [&](unsigned int q) { f(*this, q); });
+        team.barrier();
+      }
+
+      DEAL_II_GPU_HOST_DEVICE value_type
+      get_value(const unsigned int q) const
+      {
+        if constexpr (n_components == 1)
+          return values[q];
+        else
+          {
+            value_type v;
+            for (unsigned int c = 0; c < n_components; ++c)
+              v[c] = values[c * n_q_points + q];
+            return v;
+          }
+      }
+
+      /** Gradient in real space: J^{-T} times the reference gradient. */
+      DEAL_II_GPU_HOST_DEVICE gradient_type
+      get_gradient(const unsigned int q) const
+      {
+        gradient_type result;
+        for (unsigned int c = 0; c < n_components; ++c)
+          {
+            const Number *g = gradients + c * dim * n_q_points + q;
+            for (unsigned int e = 0; e < dim; ++e)
+              {
+                Number sum = 0;
+                for (unsigned int d = 0; d < dim; ++d)
+                  sum += inverse_jacobian(q, d, e) * g[d * n_q_points];
+                component(result, c)[e] = sum;
+              }
+          }
+        return result;
+      }
+
+      /** Divergence (n_components == dim). */
+      DEAL_II_GPU_HOST_DEVICE Number
+      get_divergence(const unsigned int q) const
+      {
+        static_assert(n_components == dim, "divergence needs dim components");
+        const gradient_type grad = get_gradient(q);
+        Number              div  = 0;
+        for (unsigned int d = 0; d < dim; ++d)
+          div += grad[d][d];
+        return div;
+      }
+
+      /** Symmetric gradient (n_components == dim), as a full tensor. */
+      DEAL_II_GPU_HOST_DEVICE Tensor<2, dim, Number>
+      get_symmetric_gradient(const unsigned int q) const
+      {
+        static_assert(n_components == dim, "symmetric gradient needs dim components");
+        const gradient_type     grad = get_gradient(q);
+        Tensor<2, dim, Number> result;
+        for (unsigned int d = 0; d < dim; ++d)
+          for (unsigned int e = 0; e < dim; ++e)
+            result[d][e] = Number(0.5) * (grad[d][e] + grad[e][d]);
+        return result;
+      }
+
+      /** Test with value v (multiplied by JxW here). */
+      DEAL_II_GPU_HOST_DEVICE void
+      submit_value(const value_type &v, const unsigned int q)
+      {
+        const Number jxw = JxW(q);
+        if constexpr (n_components == 1)
+          values[q] = v * jxw;
+        else
+          for (unsigned int c = 0; c < n_components; ++c)
+            values[c * n_q_points + q] = v[c] * jxw;
+      }
+
+      /** Test with the gradient g (J^{-1} g JxW in reference space). */
+      DEAL_II_GPU_HOST_DEVICE void
+      submit_gradient(const gradient_type &grad, const unsigned int q)
+      {
+        const Number jxw = JxW(q);
+        for (unsigned int c = 0; c < n_components; ++c)
+          {
+            Number *g = gradients + c * dim * n_q_points + q;
+            for (unsigned int d = 0; d < dim; ++d)
+              {
+                Number sum = 0;
+                for (unsigned int e = 0; e < dim; ++e)
+                  sum += inverse_jacobian(q, d, e) * component(grad, c)[e];
+                g[d * n_q_points] = sum * jxw;
+              }
+          }
+      }
+
+      /** Test with a symmetric tensor (n_components == dim). */
+      DEAL_II_GPU_HOST_DEVICE void
+      submit_symmetric_gradient(const Tensor<2, dim, Number> &t,
+                                const unsigned int            q)
+      {
+        static_assert(n_components == dim, "needs dim components");
+        gradient_type grad;
+        for (unsigned int d = 0; d < dim; ++d)
+          for (unsigned int e = 0; e < dim; ++e)
+            grad[d][e] = Number(0.5) * (t[d][e] + t[e][d]);
+        submit_gradient(grad, q);
+      }
+
+      /** Test with the divergence (n_components == dim). */
+      DEAL_II_GPU_HOST_DEVICE void
+      submit_divergence(const Number div, const unsigned int q)
+      {
+        static_assert(n_components == dim, "needs dim components");
+        gradient_type grad;
+        for (unsigned int d = 0; d < dim; ++d)
+          for (unsigned int e = 0; e < dim; ++e)
+            grad[d][e] = d == e ? div : Number();
+        submit_gradient(grad, q);
+      }
+
+      DEAL_II_GPU_HOST_DEVICE Number
+      JxW(const unsigned int q) const
+      {
+        return data.JxW[std::size_t(cell) * n_q_points + q];
+      }
+
+      /** Needs update_quadrature_points in the MatrixFree data. */
+      DEAL_II_GPU_HOST_DEVICE Point<dim, Number>
+      quadrature_point(const unsigned int q) const
+      {
+        Point<dim, Number> p;
+        for (unsigned int d = 0; d < dim; ++d)
+          p[d] = data.quadrature_points[(std::size_t(cell) * dim + d) * n_q_points + q];
+        return p;
+      }
+
+      /** Cell index (to look up per-cell data such as coefficients). */
+      DEAL_II_GPU_HOST_DEVICE unsigned int
+      get_cell() const
+      {
+        return cell;
+      }
+
+      /**
+       * Multiply by the test functions and sum over the quadrature points:
+       * submitted values and/or gradients, as the flags say.
+       */
+      DEAL_II_GPU_HOST_DEVICE void
+      integrate(const EvaluationFlags::EvaluationFlags flags)
+      {
+        constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        for (unsigned int c = 0; c < n_components; ++c)
+          {
+            Number *v = values + c * n_q_points;
+            if (flags & EvaluationFlags::gradients)
+              {
+                const Number *g  = gradients + c * dim * n_q_points;
+                const Number *co = collocation;
+                const bool    with_values = flags & EvaluationFlags::values;
+                team.for_each(nq, nq, dim == 3 ? nq : 1,
+                              [&](unsigned int i, unsigned int j, unsigned int k) {
+                                const unsigned int q = i + nq * (j + nq * k);
+                                Number sum = with_values ? v[q] : Number();
+                                for (unsigned int m = 0; m < nq; ++m)
+                                  {
+                                    sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
+                                    sum += co[m * nq + j] *
+                                           g[n_q_points + i + nq * (m + nq * k)];
+                                    if (dim == 3)
+                                      sum += co[m * nq + k] *
+                                             g[2 * n_q_points + i + nq * (j + nq * m)];
+                                  }
+                                buffer0[q] = sum;
+                              });
+                team.barrier();
+                team.for_each(n_q_points, [&](unsigned int q) { v[q] = buffer0[q]; });
+                team.barrier();
+              }
+            if (dim == 2)
+              {
+                internal::contract<1, true, false>(team, shape, nd, nq, v, buffer0, nq, nd, 1);
+                internal::contract<0, true, false>(team, shape, nd, nq, buffer0, v, nd, nd, 1);
+              }
+            else
+              {
+                internal::contract<2, true, false>(team, shape, nd, nq, v, buffer0, nq, nq, nd);
+                internal::contract<1, true, false>(team, shape, nd, nq, buffer0, buffer1, nq, nd, nd);
+                internal::contract<0, true, false>(team, shape, nd, nq, buffer1, v, nd, nd, nd);
+              }
+          }
+      }
+
+      /**
+       * Add the cell's contributions to dst (atomically unless the data
+       * was built with coloring); constrained DoFs are skipped.
+       */
+      DEAL_II_GPU_HOST_DEVICE void
+      distribute_local_to_global(Number *dst) const
+      {
+        const unsigned int *indices =
+          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+        const Number *v       = values;
+        const bool    atomics = data.use_atomics;
+        team.for_each(dofs_per_cell, [&](unsigned int i) {
+          const unsigned int index = indices[i];
+          if (index != constrained_dof)
+            {
+              const Number contribution =
+                v[(i / n_dofs_per_component) * n_q_points + i % n_dofs_per_component];
+              if (atomics)
+                atomic_add(dst + index, contribution);
+              else
+                dst[index] += contribution;
+            }
+        });
+        team.barrier();
+      }
+
+    private:
+      DEAL_II_GPU_HOST_DEVICE Number
+      inverse_jacobian(const unsigned int q,
+                       const unsigned int d,
+                       const unsigned int e) const
+      {
+        return data.inverse_jacobian[(std::size_t(cell) * dim * dim + d * dim + e) *
+                                       n_q_points +
+                                     q];
+      }
+
+      template <typename T>
+      static DEAL_II_GPU_HOST_DEVICE auto &
+      component(T &t, const unsigned int c)
+      {
+        if constexpr (n_components == 1)
+          {
+            (void)c;
+            return t;
+          }
+        else
+          return t[c];
+      }
+
+      const TeamMember                  &team;
+      const unsigned int                 cell;
+      const MatrixFreeData<dim, Number> &data;
+      Number                            *shape;
+      Number                            *collocation;
+      Number                            *values;
+      Number                            *gradients;
+      Number                            *buffer0;
+      Number                            *buffer1;
+    };
+
+    template <int dim, typename Number>
+    template <typename Functor>
+    void
+    MatrixFree<dim, Number>::cell_loop(const Functor        &functor,
+                                       const Vector<Number> &src,
+                                       Vector<Number>       &dst) const
+    {
+      internal::check_functor_constants(Functor::fe_degree,
+                                        Functor::n_q_points_1d,
+                                        Functor::n_components,
+                                        data.fe_degree,
+                                        data.n_q_points_1d,
+                                        data.n_components);
+      AssertThrow(src.size() == partitioner->size() &&
+                    dst.size() == partitioner->size() &&
+                    src.locally_owned_size() == partitioner->locally_owned_size() &&
+                    dst.locally_owned_size() == partitioner->locally_owned_size(),
+                  ExcVectorLayoutMismatch(src.size(), partitioner->size(),
+                                          dst.locally_owned_size(),
+                                          partitioner->locally_owned_size()));
+      AssertThrow(src.get_partitioner()->n_ghost_indices() ==
+                      partitioner->n_ghost_indices() &&
+                    dst.get_partitioner()->n_ghost_indices() ==
+                      partitioner->n_ghost_indices(),
+                  ExcMessage("cell_loop needs vectors from "
+                             "MatrixFree::initialize_dof_vector()"));
+      const bool src_had_ghosts = src.has_ghost_elements();
+      if (!src_had_ghosts)
+        src.update_ghost_values();
+      const unsigned int nq = data.n_q_points_1d;
+      const TeamShape    shape{nq, nq, dim == 3 ? nq : 1u};
+      const std::size_t  scratch = internal::cell_scratch_bytes<dim, Number>(
+        data.fe_degree, data.n_q_points_1d, data.n_components);
+      const MatrixFreeData<dim, Number> d = data;
+      const Number                     *s = src.get_values();
+      Number                           *t = dst.get_values();
+      for (const auto &color : colors)
+        {
+          const unsigned int first = color.first;
+          parallel_for_teams("MatrixFree::cell_loop",
+                             color.second - color.first,
+                             shape,
+                             scratch,
+                             [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team) {
+                               functor(team, first + team.team_index(), d, s, t);
+                             });
+        }
+      dst.compress(VectorOperation::add);
+      if (!src_had_ghosts)
+        src.zero_out_ghost_values();
+    }
+  } // namespace GPU
+} // namespace dealii
+
+#endif

@@ -1,0 +1,258 @@
+// GPU::MatrixFree: the data a matrix-free cell loop needs on the device,
+// built from deal.II's DoFHandler, Mapping and AffineConstraints.
+#ifndef dealii_gpu_matrix_free_matrix_free_h
+#define dealii_gpu_matrix_free_matrix_free_h
+
+#include <dealii-gpu/base/config.h>
+
+#include <dealii-gpu/base/memory.h>
+#include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/lac/vector.h>
+
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/partitioner.h>
+#include <deal.II/base/point.h>
+#include <deal.II/base/quadrature.h>
+#include <deal.II/fe/fe_update_flags.h>
+
+#include <memory>
+#include <vector>
+
+namespace dealii
+{
+  template <int dim, int spacedim>
+  class DoFHandler;
+  template <int dim, int spacedim>
+  class Mapping;
+  template <typename number>
+  class AffineConstraints;
+
+  namespace GPU
+  {
+    /**
+     * The element, constraint or degree is not supported by GPU::MatrixFree.
+     */
+    DeclException1(ExcNotSupportedByMatrixFree,
+                   std::string,
+                   << "GPU::MatrixFree does not support this: " << arg1);
+
+    /** Marks a constrained (skipped) entry in the cell DoF index lists. */
+    constexpr unsigned int constrained_dof = 0xffffffffu;
+
+    /**
+     * Device view of the per-cell data of GPU::MatrixFree, handed to cell
+     * functors. All arrays are in the memory of the active backend. Cell
+     * data are stored so that the threads of a cell read consecutive entries:
+     * index (cell * n + i) for DoFs, ((cell * dim * dim + d) * n_q + q) for
+     * the inverse Jacobian entry d = row * dim + column, (cell * n_q + q) for
+     * JxW and ((cell * dim + d) * n_q + q) for quadrature points.
+     */
+    template <int dim, typename Number>
+    struct MatrixFreeData
+    {
+      unsigned int n_cells;
+      unsigned int fe_degree;
+      unsigned int n_q_points_1d;
+      unsigned int n_components;
+      unsigned int dofs_per_cell; // (fe_degree + 1)^dim * n_components
+      unsigned int n_q_points;    // n_q_points_1d^dim
+      /** 1: add with atomics; 0: plain adds (cells of one color). */
+      unsigned int use_atomics;
+      /** Local vector indices (owned, then ghosts) or constrained_dof. */
+      const unsigned int *dof_indices;
+      const Number       *inverse_jacobian;
+      const Number       *JxW;
+      const Number       *quadrature_points;
+      /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
+      const Number *shape_values;
+      /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q + j]. */
+      const Number *collocation_gradients;
+    };
+
+    /**
+     * Matrix-free data on the device for FE_Q(k) and FESystem(FE_Q(k), n)
+     * (n = 1..dim) with a tensor-product Gauss quadrature, mirroring deal.II's
+     * MatrixFree: reinit() from a Mapping, a DoFHandler, AffineConstraints and
+     * a 1D quadrature; cell_loop() runs a cell functor over all cells;
+     * initialize_dof_vector() gives vectors with the right ghost layout.
+     *
+     * Constraints: rows with no entries (homogeneous Dirichlet values) are
+     * skipped on reading and writing, as deal.II's CPU MatrixFree does, so
+     * vmult gives the same result as the CPU operator. Other constraints
+     * (hanging nodes, periodicity) are rejected with
+     * ExcNotSupportedByMatrixFree in this version.
+     *
+     * Conflicting writes of neighbouring cells are resolved with atomic
+     * additions (default) or, with AdditionalData::use_coloring, by running
+     * the colors of a graph coloring one after another with plain writes.
+     */
+    template <int dim, typename Number = double>
+    class MatrixFree
+    {
+    public:
+      struct AdditionalData
+      {
+        AdditionalData(const UpdateFlags  mapping_update_flags =
+                         update_gradients | update_JxW_values,
+                       const bool         use_coloring = false,
+                       const unsigned int mg_level = numbers::invalid_unsigned_int)
+          : mapping_update_flags(mapping_update_flags)
+          , use_coloring(use_coloring)
+          , mg_level(mg_level)
+        {}
+
+        /** update_quadrature_points stores the points (for coefficients). */
+        UpdateFlags mapping_update_flags;
+        /** false: atomic additions; true: graph coloring, plain writes. */
+        bool use_coloring;
+        /** Level of a multigrid hierarchy (level cells and level DoFs), or
+         *  numbers::invalid_unsigned_int for the active cells. */
+        unsigned int mg_level;
+      };
+
+      MatrixFree() = default;
+
+      /**
+       * Build the data. @p quadrature is the 1D rule (QGauss<1>) with
+       * n_q_points_1d >= fe_degree + 1; the cell rule is its tensor product.
+       */
+      template <typename ConstraintNumber>
+      void
+      reinit(const Mapping<dim, dim>                   &mapping,
+             const DoFHandler<dim, dim>                &dof_handler,
+             const AffineConstraints<ConstraintNumber> &constraints,
+             const Quadrature<1>             &quadrature,
+             const AdditionalData            &additional_data = AdditionalData());
+
+      /** Vector with the ghost layout the cell loop needs. */
+      template <typename VectorNumber>
+      void
+      initialize_dof_vector(Vector<VectorNumber> &vector) const;
+
+      const std::shared_ptr<const Utilities::MPI::Partitioner> &
+      get_vector_partitioner() const;
+
+      /**
+       * Run @p functor on every locally owned cell: src's ghosts are updated
+       * first, dst's ghost contributions are sent to their owners afterwards
+       * (compress(add)). The functor provides
+       *   static constexpr unsigned int fe_degree, n_q_points_1d, n_components;
+       *   DEAL_II_GPU_HOST_DEVICE void operator()(const GPU::TeamMember &team,
+       *     const unsigned int cell, const GPU::MatrixFreeData<dim, Number> &data,
+       *     const Number *src, Number *dst) const;
+       * and is typically built on GPU::FEEvaluation. Its constants must
+       * match the data (checked). dst is added to, not overwritten.
+       */
+      template <typename Functor>
+      void
+      cell_loop(const Functor        &functor,
+                const Vector<Number> &src,
+                Vector<Number>       &dst) const;
+
+      /** dst[i] = src[i] for the locally owned constrained DoFs. */
+      void
+      copy_constrained_values(const Vector<Number> &src,
+                              Vector<Number>       &dst) const;
+
+      /** dst[i] = value for the locally owned constrained DoFs. */
+      void
+      set_constrained_values(const Number value, Vector<Number> &dst) const;
+
+      /**
+       * Evaluate a coefficient at every quadrature point of every cell (on
+       * the host, from the stored quadrature points; reinit with
+       * update_quadrature_points) into @p values, laid out [cell * n_q + q].
+       */
+      template <typename CoefficientFunction>
+      void
+      evaluate_coefficient(const CoefficientFunction &coefficient,
+                           Array<Number>             &values) const;
+
+      /** Device view for cell functors. */
+      const MatrixFreeData<dim, Number> &
+      get_data() const;
+
+      unsigned int
+      n_cells() const;
+
+      unsigned int
+      get_fe_degree() const;
+
+      unsigned int
+      get_n_q_points_1d() const;
+
+      unsigned int
+      n_components() const;
+
+      /** Colors: ranges of cells that can be processed without atomics. */
+      const std::vector<std::pair<unsigned int, unsigned int>> &
+      get_colors() const;
+
+      std::size_t
+      memory_consumption() const;
+
+    private:
+      MatrixFreeData<dim, Number>                        data;
+      std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
+      Array<unsigned int>                                dof_indices;
+      Array<Number>                                      inverse_jacobian;
+      Array<Number>                                      JxW;
+      Array<Number>                                      quadrature_points;
+      Array<Number>                                      shape_values;
+      Array<Number>                                      collocation_gradients;
+      Array<unsigned int>                                constrained_indices;
+      std::vector<Point<dim>>                            host_quadrature_points;
+      std::vector<std::pair<unsigned int, unsigned int>> colors;
+      bool                                               use_coloring = false;
+    };
+
+    namespace internal
+    {
+      // Raises ExcNotSupportedByMatrixFree when a functor's compile-time
+      // constants do not match the data.
+      void
+      check_functor_constants(const unsigned int fe_degree,
+                              const unsigned int n_q_points_1d,
+                              const unsigned int n_components,
+                              const unsigned int data_fe_degree,
+                              const unsigned int data_n_q_points_1d,
+                              const unsigned int data_n_components);
+
+      // Team shape and scratch size of the cell kernel (see FEEvaluation).
+      template <int dim>
+      constexpr unsigned int
+      team_extent(const unsigned int n_q_points_1d)
+      {
+        return n_q_points_1d;
+      }
+    } // namespace internal
+
+    template <int dim, typename Number>
+    template <typename VectorNumber>
+    void
+    MatrixFree<dim, Number>::initialize_dof_vector(
+      Vector<VectorNumber> &vector) const
+    {
+      vector.reinit(partitioner);
+    }
+
+    template <int dim, typename Number>
+    template <typename CoefficientFunction>
+    void
+    MatrixFree<dim, Number>::evaluate_coefficient(
+      const CoefficientFunction &coefficient,
+      Array<Number>             &values) const
+    {
+      AssertThrow(host_quadrature_points.size() ==
+                    std::size_t(data.n_cells) * data.n_q_points,
+                  ExcMessage("evaluate_coefficient needs the quadrature points:"
+                             " reinit with update_quadrature_points."));
+      std::vector<Number> host(host_quadrature_points.size());
+      for (std::size_t i = 0; i < host.size(); ++i)
+        host[i] = coefficient(host_quadrature_points[i]);
+      values.copy_from(host);
+    }
+  } // namespace GPU
+} // namespace dealii
+
+#endif
