@@ -24,14 +24,14 @@ for out in tests/*/*.output; do
   targets="$targets $area.$name.release"
 done
 targets=$(echo $targets | tr ' ' '\n' | sort -u | tr '\n' ' ')
-cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations
+cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput
 for t in $targets; do
   area=${t%%.*}; rest=${t#*.}; name=${rest%.release}
   mkdir -p "$stage/bin/$area" "$stage/expected/$area"
   cp "$build/tests/$area/$name.release/$name.release" "$stage/bin/$area/$name"
   cp tests/$area/$name*.output "$stage/expected/$area/"
 done
-cp "$build/tests/unit/unit_tests" "$build/bin/vector_operations" "$stage/bin/"
+cp "$build/tests/unit/unit_tests" "$build"/bin/* "$stage/bin/"
 cp -P "$build"/lib/libdealii-gpu.so* "$stage/lib/"
 cp "$(command -v numdiff)" "$stage/bin/"
 cp /usr/share/deal.ii/scripts/normalize.pl "$stage/"

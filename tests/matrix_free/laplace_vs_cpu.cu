@@ -5,6 +5,7 @@
 // double and float.
 #include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
+#include <dealii-gpu/operators/laplace_cell.h>
 
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/distributed/tria.h>
@@ -27,35 +28,6 @@ coefficient(const Point<dim> &p)
 {
   return Number(1. / (0.05 + 2. * p.norm_square()));
 }
-
-// The GPU cell operation.
-template <int dim, int degree, int n_comp, typename Number>
-struct GPUCell
-{
-  static constexpr unsigned int fe_degree     = degree;
-  static constexpr unsigned int n_q_points_1d = degree + 1;
-  static constexpr unsigned int n_components  = n_comp;
-  const Number                 *coefficients;
-
-  DEAL_II_GPU_HOST_DEVICE void
-  operator()(const GPU::TeamMember                  &team,
-             const unsigned int                      cell,
-             const GPU::MatrixFreeData<dim, Number> &data,
-             const Number                           *src,
-             Number                                 *dst) const
-  {
-    GPU::FEEvaluation<dim, degree, degree + 1, n_comp, Number> phi(team, cell, data);
-    phi.read_dof_values(src);
-    phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
-    const Number *a = coefficients + std::size_t(cell) * phi.n_q_points;
-    phi.apply_for_each_quad_point([&](auto &p, const unsigned int q) {
-      p.submit_gradient(a[q] * p.get_gradient(q), q);
-      p.submit_value(p.get_value(q), q);
-    });
-    phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
-    phi.distribute_local_to_global(dst);
-  }
-};
 
 template <int dim, int degree, int n_comp, typename Number>
 void
@@ -133,7 +105,9 @@ test(const bool ball, const bool coloring, const unsigned int refinements)
   for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
     host.local_element(i) = src.local_element(i);
   gpu_src.copy_locally_owned_data_from(host);
-  gpu.cell_loop(GPUCell<dim, degree, n_comp, Number>{coefficients.data()}, gpu_src, gpu_dst);
+  gpu.cell_loop(GPU::LaplaceCell<dim, degree, n_comp, Number>{coefficients.data(), Number(1)},
+                gpu_src,
+                gpu_dst);
   gpu_dst.copy_locally_owned_data_to(host);
 
   double max_difference = 0;
