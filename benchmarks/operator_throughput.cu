@@ -114,8 +114,9 @@ run(const Parameters &param, std::vector<Row> &rows)
   for (unsigned int refinements = 0;; ++refinements)
     {
       // Estimate the size before building: (degree * 2^r * c)^dim DoFs.
-      const double cells_1d = (param.mesh == "ball" ? (dim == 3 ? 3.8 : 2.3) : 1.) *
-                              std::pow(2., refinements);
+      // The ball has 7 (3D) or 5 (2D) coarse cells, the cube one.
+      const double coarse   = param.mesh == "ball" ? (dim == 3 ? 7. : 5.) : 1.;
+      const double cells_1d = std::pow(coarse, 1. / dim) * std::pow(2., refinements);
       const double estimate = std::pow(degree * cells_1d + 1, dim);
       if (estimate > 1.5 * param.max_dofs)
         break;

@@ -19,6 +19,14 @@ namespace dealii
   {
     namespace internal
     {
+      // deal.II's operator& on EvaluationFlags is a host function.
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE bool
+      has_flag(const EvaluationFlags::EvaluationFlags flags,
+               const EvaluationFlags::EvaluationFlags flag)
+      {
+        return (static_cast<unsigned int>(flags) & static_cast<unsigned int>(flag)) != 0;
+      }
+
       constexpr unsigned int
       power(const unsigned int base, const unsigned int exponent)
       {
@@ -184,10 +192,24 @@ namespace dealii
         team.barrier();
       }
 
-      /** Values and/or gradients at the quadrature points. */
+      /**
+       * Values and/or gradients at the quadrature points. deal.II's
+       * operators on EvaluationFlags are host functions: combine flags on
+       * the host (e.g. in the functor's constructor) or use the overload
+       * with two bools inside device code.
+       */
       DEAL_II_GPU_HOST_DEVICE void
       evaluate(const EvaluationFlags::EvaluationFlags flags)
       {
+        evaluate(internal::has_flag(flags, EvaluationFlags::values),
+                 internal::has_flag(flags, EvaluationFlags::gradients));
+      }
+
+      /** As above; the form to use in device code. */
+      DEAL_II_GPU_HOST_DEVICE void
+      evaluate(const bool evaluate_values, const bool evaluate_gradients)
+      {
+        (void)evaluate_values;
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
         for (unsigned int c = 0; c < n_components; ++c)
           {
@@ -203,7 +225,7 @@ namespace dealii
                 internal::contract<1, false, false>(team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
                 internal::contract<2, false, false>(team, shape, nd, nd, buffer1, v, nq, nq, nq);
               }
-            if (flags & EvaluationFlags::gradients)
+            if (evaluate_gradients)
               {
                 Number       *g  = gradients + c * dim * n_q_points;
                 const Number *co = collocation;
@@ -380,15 +402,23 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE void
       integrate(const EvaluationFlags::EvaluationFlags flags)
       {
+        integrate(internal::has_flag(flags, EvaluationFlags::values),
+                  internal::has_flag(flags, EvaluationFlags::gradients));
+      }
+
+      /** As above; the form to use in device code. */
+      DEAL_II_GPU_HOST_DEVICE void
+      integrate(const bool integrate_values, const bool integrate_gradients)
+      {
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
         for (unsigned int c = 0; c < n_components; ++c)
           {
             Number *v = values + c * n_q_points;
-            if (flags & EvaluationFlags::gradients)
+            if (integrate_gradients)
               {
                 const Number *g  = gradients + c * dim * n_q_points;
                 const Number *co = collocation;
-                const bool    with_values = flags & EvaluationFlags::values;
+                const bool    with_values = integrate_values;
                 team.for_each(nq, nq, dim == 3 ? nq : 1,
                               [&](unsigned int i, unsigned int j, unsigned int k) {
                                 const unsigned int q = i + nq * (j + nq * k);

@@ -30,11 +30,9 @@ namespace dealii
                  Number                            *dst) const
       {
         FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
-        const auto flags = mass_factor != Number() ?
-                             EvaluationFlags::values | EvaluationFlags::gradients :
-                             EvaluationFlags::gradients;
+        const bool with_mass = mass_factor != Number();
         phi.read_dof_values(src);
-        phi.evaluate(flags);
+        phi.evaluate(with_mass, true);
         const Number *a =
           coefficients != nullptr ? coefficients + std::size_t(cell) * phi.n_q_points : nullptr;
         const Number m = mass_factor;
@@ -46,7 +44,7 @@ namespace dealii
           if (m != Number())
             p.submit_value(m * p.get_value(q), q);
         });
-        phi.integrate(flags);
+        phi.integrate(with_mass, true);
         phi.distribute_local_to_global(dst);
       }
     };
