@@ -163,7 +163,9 @@ run(const Parameters &param, std::vector<Row> &rows)
       const double setup =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-      const GPU::LaplaceCell<dim, degree, 1, Number> cell{coefficients.data(), Number()};
+      GPU::LaplaceCoefficients<Number> k;
+      k.diffusion = coefficients.data();
+      const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
       const double seconds = median_seconds(param.repetitions, [&] {
         dst = Number();
         matrix_free.cell_loop(cell, src, dst);

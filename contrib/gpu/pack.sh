@@ -24,7 +24,7 @@ for out in tests/*/*.output; do
   targets="$targets $area.$name.release"
 done
 targets=$(echo $targets | tr ' ' '\n' | sort -u | tr '\n' ' ')
-cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput
+cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput helmholtz
 for t in $targets; do
   area=${t%%.*}; rest=${t#*.}; name=${rest%.release}
   mkdir -p "$stage/bin/$area" "$stage/expected/$area"
@@ -35,7 +35,7 @@ cp "$build/tests/unit/unit_tests" "$build"/bin/* "$stage/bin/"
 cp -P "$build"/lib/libdealii-gpu.so* "$stage/lib/"
 cp "$(command -v numdiff)" "$stage/bin/"
 cp /usr/share/deal.ii/scripts/normalize.pl "$stage/"
-cp benchmarks/*.prm "$stage/"
+cp benchmarks/*.prm applications/*/*.prm "$stage/"
 tar -C "$stage" -cJf "$root/.gpu/app.tar.xz" .
 echo "app.tar.xz: $(du -h "$root/.gpu/app.tar.xz" | cut -f1)"
 

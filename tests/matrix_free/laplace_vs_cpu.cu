@@ -105,7 +105,10 @@ test(const bool ball, const bool coloring, const unsigned int refinements)
   for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
     host.local_element(i) = src.local_element(i);
   gpu_src.copy_locally_owned_data_from(host);
-  gpu.cell_loop(GPU::LaplaceCell<dim, degree, n_comp, Number>{coefficients.data(), Number(1)},
+  GPU::LaplaceCoefficients<Number> k;
+  k.diffusion         = coefficients.data();
+  k.reaction_constant = Number(1);
+  gpu.cell_loop(GPU::LaplaceCell<dim, degree, n_comp, Number>{k},
                 gpu_src,
                 gpu_dst);
   gpu_dst.copy_locally_owned_data_to(host);

@@ -45,7 +45,8 @@ namespace dealii
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
                (n_q_points_1d * (fe_degree + 1) + n_q_points_1d * n_q_points_1d +
-                n_components * (1 + dim) * n_q + 2 * n_q);
+                n_components * (1 + dim) * n_q + 2 * n_q +
+                n_components * power(fe_degree + 1, dim));
       }
 
       // One pass of sum factorization in direction `direction`: for every
@@ -164,6 +165,7 @@ namespace dealii
         gradients     = values + n_components * n_q_points;
         buffer0       = gradients + n_components * dim * n_q_points;
         buffer1       = buffer0 + n_q_points;
+        local_results = buffer1 + n_q_points;
         const Number *shape_values = data.shape_values;
         const Number *colloc       = data.collocation_gradients;
         Number       *sh           = shape;
@@ -188,6 +190,55 @@ namespace dealii
           const unsigned int c = i / n_dofs_per_component;
           v[c * n_q_points + i % n_dofs_per_component] =
             index == constrained_dof ? Number() : src[index];
+        });
+        team.barrier();
+      }
+
+      /**
+       * Set the DoF values to the unit vector e_i (to compute the
+       * operator's diagonal: evaluate, apply, integrate, then
+       * store_local_result(i)).
+       */
+      DEAL_II_GPU_HOST_DEVICE void
+      set_unit_dof_values(const unsigned int i)
+      {
+        Number *v = values;
+        team.for_each(dofs_per_cell, [&](unsigned int j) {
+          v[(j / n_dofs_per_component) * n_q_points + j % n_dofs_per_component] =
+            j == i ? Number(1) : Number();
+        });
+        team.barrier();
+      }
+
+      /** Keep the integrated DoF value i in the cell's local results. */
+      DEAL_II_GPU_HOST_DEVICE void
+      store_local_result(const unsigned int i)
+      {
+        const Number *v = values;
+        Number       *r = local_results;
+        team.for_each(1, [&](unsigned int) {
+          r[i] = v[(i / n_dofs_per_component) * n_q_points + i % n_dofs_per_component];
+        });
+        team.barrier();
+      }
+
+      /** Add the local results to dst like distribute_local_to_global(). */
+      DEAL_II_GPU_HOST_DEVICE void
+      distribute_local_results(Number *dst) const
+      {
+        const unsigned int *indices =
+          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+        const Number *r       = local_results;
+        const bool    atomics = data.use_atomics;
+        team.for_each(dofs_per_cell, [&](unsigned int i) {
+          const unsigned int index = indices[i];
+          if (index != constrained_dof)
+            {
+              if (atomics)
+                atomic_add(dst + index, r[i]);
+              else
+                dst[index] += r[i];
+            }
         });
         team.barrier();
       }
@@ -511,6 +562,7 @@ namespace dealii
       Number                            *gradients;
       Number                            *buffer0;
       Number                            *buffer1;
+      Number                            *local_results;
     };
 
     template <int dim, typename Number>

@@ -13,6 +13,7 @@
 #include <deal.II/base/partitioner.h>
 #include <deal.II/base/point.h>
 #include <deal.II/base/quadrature.h>
+#include <deal.II/base/quadrature_lib.h>
 #include <deal.II/fe/fe_update_flags.h>
 
 #include <memory>

@@ -1,6 +1,6 @@
-// Cell operation of the operator (A(x) grad u, grad v) + m (u, v) for
-// GPU::MatrixFree::cell_loop(); A is given per quadrature point (see
-// GPU::MatrixFree::evaluate_coefficient), m is a constant (0: no mass term).
+// Cell operations of the operator (A(x) grad u, grad v) + (c(x) u, v) for
+// GPU::MatrixFree::cell_loop(): A and c are given per quadrature point (see
+// GPU::MatrixFree::evaluate_coefficient), or as constants.
 #ifndef dealii_gpu_operators_laplace_cell_h
 #define dealii_gpu_operators_laplace_cell_h
 
@@ -10,6 +10,44 @@ namespace dealii
 {
   namespace GPU
   {
+    /**
+     * Coefficients of (A grad u, grad v) + (c u, v): per quadrature point
+     * ([cell * n_q_points + q]) where the pointer is set, else the
+     * constant. A zero reaction constant with no array skips the mass term.
+     */
+    template <typename Number>
+    struct LaplaceCoefficients
+    {
+      const Number *diffusion          = nullptr;
+      Number        diffusion_constant = Number(1);
+      const Number *reaction           = nullptr;
+      Number        reaction_constant  = Number();
+
+      DEAL_II_GPU_HOST_DEVICE bool
+      has_reaction() const
+      {
+        return reaction != nullptr || reaction_constant != Number();
+      }
+    };
+
+    /** The operation at one quadrature point. */
+    template <typename Number, typename FEEval>
+    DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+    laplace_quadrature_operation(const LaplaceCoefficients<Number> &k,
+                                 FEEval                            &phi,
+                                 const unsigned int                 q)
+    {
+      const std::size_t index = std::size_t(phi.get_cell()) * phi.n_q_points + q;
+      const Number      a = k.diffusion != nullptr ? k.diffusion[index] : k.diffusion_constant;
+      phi.submit_gradient(a * phi.get_gradient(q), q);
+      if (k.has_reaction())
+        {
+          const Number c = k.reaction != nullptr ? k.reaction[index] : k.reaction_constant;
+          phi.submit_value(c * phi.get_value(q), q);
+        }
+    }
+
+    /** dst += A_cell src on every cell. */
     template <int dim, int degree, int n_comp, typename Number, int n_q_1d = degree + 1>
     struct LaplaceCell
     {
@@ -17,10 +55,7 @@ namespace dealii
       static constexpr unsigned int n_q_points_1d = n_q_1d;
       static constexpr unsigned int n_components  = n_comp;
 
-      /** A at the quadrature points, [cell * n_q_points + q]; null: A = 1. */
-      const Number *coefficients = nullptr;
-      /** Factor of the mass term. */
-      Number mass_factor = Number();
+      LaplaceCoefficients<Number> coefficients;
 
       DEAL_II_GPU_HOST_DEVICE void
       operator()(const TeamMember                  &team,
@@ -30,22 +65,48 @@ namespace dealii
                  Number                            *dst) const
       {
         FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
-        const bool with_mass = mass_factor != Number();
+        const bool reaction = coefficients.has_reaction();
         phi.read_dof_values(src);
-        phi.evaluate(with_mass, true);
-        const Number *a =
-          coefficients != nullptr ? coefficients + std::size_t(cell) * phi.n_q_points : nullptr;
-        const Number m = mass_factor;
-        phi.apply_for_each_quad_point([&](auto &p, const unsigned int q) {
-          if (a != nullptr)
-            p.submit_gradient(a[q] * p.get_gradient(q), q);
-          else
-            p.submit_gradient(p.get_gradient(q), q);
-          if (m != Number())
-            p.submit_value(m * p.get_value(q), q);
-        });
-        phi.integrate(with_mass, true);
+        phi.evaluate(reaction, true);
+        const LaplaceCoefficients<Number> k = coefficients;
+        phi.apply_for_each_quad_point(
+          [&](auto &p, const unsigned int q) { laplace_quadrature_operation(k, p, q); });
+        phi.integrate(reaction, true);
         phi.distribute_local_to_global(dst);
+      }
+    };
+
+    /** dst += diagonal of A_cell on every cell (src is not read). */
+    template <int dim, int degree, int n_comp, typename Number, int n_q_1d = degree + 1>
+    struct LaplaceDiagonalCell
+    {
+      static constexpr unsigned int fe_degree     = degree;
+      static constexpr unsigned int n_q_points_1d = n_q_1d;
+      static constexpr unsigned int n_components  = n_comp;
+
+      LaplaceCoefficients<Number> coefficients;
+
+      DEAL_II_GPU_HOST_DEVICE void
+      operator()(const TeamMember                  &team,
+                 const unsigned int                 cell,
+                 const MatrixFreeData<dim, Number> &data,
+                 const Number *,
+                 Number *dst) const
+      {
+        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
+        FEEval                            phi(team, cell, data);
+        const bool                        reaction = coefficients.has_reaction();
+        const LaplaceCoefficients<Number> k        = coefficients;
+        for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
+          {
+            phi.set_unit_dof_values(i);
+            phi.evaluate(reaction, true);
+            phi.apply_for_each_quad_point(
+              [&](auto &p, const unsigned int q) { laplace_quadrature_operation(k, p, q); });
+            phi.integrate(reaction, true);
+            phi.store_local_result(i);
+          }
+        phi.distribute_local_results(dst);
       }
     };
   } // namespace GPU

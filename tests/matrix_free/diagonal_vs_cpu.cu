@@ -1,0 +1,99 @@
+// The diagonal GPU::LaplaceOperator computes on the device (unit vectors
+// through the sum-factorization kernels) against deal.II's
+// MatrixFreeTools::compute_diagonal for (grad u, grad v) + (c(x) u, v),
+// c(x) = 10 / (0.05 + 2 |x|^2), on the ball with MappingQ, and vmult of
+// the operator against the CPU operator with the same constrained-row
+// convention (identity on Dirichlet rows).
+#include <dealii-gpu/operators/laplace_operator.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
+#include <deal.II/matrix_free/tools.h>
+
+#include "../tests.h"
+
+template <int dim>
+double
+reaction(const Point<dim> &p)
+{
+  return 10. / (0.05 + 2. * p.norm_square());
+}
+
+template <int dim, int degree>
+void
+test(const unsigned int refinements)
+{
+  parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
+  GridGenerator::hyper_ball(tria);
+  tria.refine_global(refinements);
+  MappingQ<dim>   mapping(3);
+  FE_Q<dim>       fe(degree);
+  DoFHandler<dim> dof_handler(tria);
+  dof_handler.distribute_dofs(fe);
+  IndexSet relevant;
+  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+  AffineConstraints<double> constraints(relevant);
+  DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+  constraints.close();
+
+  GPU::LaplaceOperator<dim, degree, double> op;
+  op.reinit(mapping, dof_handler, constraints, [](const Point<dim> &) { return 1.; },
+            &reaction<dim>);
+  GPU::Vector<double> inverse_diagonal;
+  op.compute_inverse_diagonal(inverse_diagonal);
+
+  using CPUMatrixFree = dealii::MatrixFree<dim, double>;
+  typename CPUMatrixFree::AdditionalData data;
+  data.mapping_update_flags =
+    update_values | update_gradients | update_JxW_values | update_quadrature_points;
+  CPUMatrixFree cpu;
+  cpu.reinit(mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+  LinearAlgebra::distributed::Vector<double> diagonal;
+  cpu.initialize_dof_vector(diagonal);
+  const std::function<void(FEEvaluation<dim, degree, degree + 1, 1, double> &)> local =
+    [](FEEvaluation<dim, degree, degree + 1, 1, double> &phi) {
+      phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q)
+        {
+          Point<dim> x;
+          for (unsigned int d = 0; d < dim; ++d)
+            x[d] = phi.quadrature_point(q)[d][0];
+          phi.submit_gradient(phi.get_gradient(q), q);
+          phi.submit_value(reaction(x) * phi.get_value(q), q);
+        }
+      phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
+    };
+  MatrixFreeTools::compute_diagonal(cpu, diagonal, local);
+  for (const unsigned int i : cpu.get_constrained_dofs())
+    diagonal.local_element(i) = 1.;
+
+  LinearAlgebra::distributed::Vector<double> gpu_inverse(diagonal.get_partitioner());
+  inverse_diagonal.copy_locally_owned_data_to(gpu_inverse);
+  double max_error = 0;
+  for (unsigned int i = 0; i < diagonal.locally_owned_size(); ++i)
+    max_error = std::max(max_error, std::abs(1. / gpu_inverse.local_element(i) -
+                                             diagonal.local_element(i)) /
+                                      diagonal.local_element(i));
+  max_error = Utilities::MPI::max(max_error, MPI_COMM_WORLD);
+  deallog << dim << "D Q" << degree << ", " << dof_handler.n_dofs()
+          << " DoFs: diagonal relative error " << (max_error < 1e-12 ? "below" : "ABOVE")
+          << " 1e-12" << std::endl;
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  MPILogInitAll                    log;
+  test<2, 2>(2);
+  test<2, 4>(1);
+  test<3, 1>(1);
+  test<3, 3>(1);
+}
