@@ -41,27 +41,33 @@ struct Parameters
   bool                      coloring    = false;
   std::string               output_file;
 
-  void
-  declare(ParameterHandler &prm)
+  void declare(ParameterHandler &prm)
   {
     prm.declare_entry("Dimension", "3", Patterns::Integer(2, 3));
-    prm.declare_entry("Degrees", "1, 2, 3, 4, 5, 6, 7, 8",
+    prm.declare_entry("Degrees",
+                      "1, 2, 3, 4, 5, 6, 7, 8",
                       Patterns::List(Patterns::Integer(1, 8)));
-    prm.declare_entry("Number types", "double",
+    prm.declare_entry("Number types",
+                      "double",
                       Patterns::List(Patterns::Selection("double|float")));
-    prm.declare_entry("Mesh", "ball", Patterns::Selection("ball|cube"),
-                      "ball: hyper ball with MappingQ(min(degree, 4)); cube: affine");
+    prm.declare_entry(
+        "Mesh",
+        "ball",
+        Patterns::Selection("ball|cube"),
+        "ball: hyper ball with MappingQ(min(degree, 4)); cube: affine");
     prm.declare_entry("Min DoFs", "1e5", Patterns::Double(0));
     prm.declare_entry("Max DoFs", "1e8", Patterns::Double(0));
     prm.declare_entry("Repetitions", "20", Patterns::Integer(3));
-    prm.declare_entry("Coloring", "false", Patterns::Bool(),
+    prm.declare_entry("Coloring",
+                      "false",
+                      Patterns::Bool(),
                       "graph coloring instead of atomic additions");
-    prm.declare_entry("Output file", "operator_throughput.csv",
+    prm.declare_entry("Output file",
+                      "operator_throughput.csv",
                       Patterns::FileName(Patterns::FileName::output));
   }
 
-  void
-  parse(ParameterHandler &prm)
+  void parse(ParameterHandler &prm)
   {
     dim = prm.get_integer("Dimension");
     degrees.clear();
@@ -93,16 +99,18 @@ median_seconds(const unsigned int repetitions, const F &f)
   GPU::Device::synchronize();
   std::vector<double> times;
   for (unsigned int r = 0; r < repetitions; ++r)
-    {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const auto start = std::chrono::steady_clock::now();
-      f();
-      GPU::Device::synchronize();
-      times.push_back(Utilities::MPI::max(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+  {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    GPU::Device::synchronize();
+    times.push_back(Utilities::MPI::max(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count(),
         MPI_COMM_WORLD));
-    }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  }
+  std::nth_element(
+      times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
 }
 
@@ -112,178 +120,202 @@ run(const Parameters &param, std::vector<Row> &rows)
 {
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   for (unsigned int refinements = 0;; ++refinements)
-    {
-      // Estimate the size before building: (degree * 2^r * c)^dim DoFs.
-      // The ball has 7 (3D) or 5 (2D) coarse cells, the cube one.
-      const double coarse   = param.mesh == "ball" ? (dim == 3 ? 7. : 5.) : 1.;
-      const double cells_1d = std::pow(coarse, 1. / dim) * std::pow(2., refinements);
-      const double estimate = std::pow(degree * cells_1d + 1, dim);
-      if (estimate > 1.5 * param.max_dofs)
-        break;
-      if (estimate < 0.5 * param.min_dofs)
-        continue;
-      const auto start = std::chrono::steady_clock::now();
-      parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
-      if (param.mesh == "ball")
-        GridGenerator::hyper_ball(tria);
-      else
-        GridGenerator::hyper_cube(tria, -1., 1.);
-      tria.refine_global(refinements);
-      MappingQ<dim>   mapping(param.mesh == "ball" ? std::min(degree, 4) : 1);
-      FE_Q<dim>       fe(degree);
-      DoFHandler<dim> dof_handler(tria);
-      dof_handler.distribute_dofs(fe);
-      if (dof_handler.n_dofs() > param.max_dofs)
-        break;
-      if (dof_handler.n_dofs() < param.min_dofs)
-        continue;
-      IndexSet relevant;
-      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-      AffineConstraints<double> constraints(relevant);
-      DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
-      constraints.close();
+  {
+    // Estimate the size before building: (degree * 2^r * c)^dim DoFs.
+    // The ball has 7 (3D) or 5 (2D) coarse cells, the cube one.
+    const double coarse = param.mesh == "ball" ? (dim == 3 ? 7. : 5.) : 1.;
+    const double cells_1d =
+        std::pow(coarse, 1. / dim) * std::pow(2., refinements);
+    const double estimate = std::pow(degree * cells_1d + 1, dim);
+    if (estimate > 1.5 * param.max_dofs)
+      break;
+    if (estimate < 0.5 * param.min_dofs)
+      continue;
+    const auto start = std::chrono::steady_clock::now();
+    parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
+    if (param.mesh == "ball")
+      GridGenerator::hyper_ball(tria);
+    else
+      GridGenerator::hyper_cube(tria, -1., 1.);
+    tria.refine_global(refinements);
+    MappingQ<dim>   mapping(param.mesh == "ball" ? std::min(degree, 4) : 1);
+    FE_Q<dim>       fe(degree);
+    DoFHandler<dim> dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    if (dof_handler.n_dofs() > param.max_dofs)
+      break;
+    if (dof_handler.n_dofs() < param.min_dofs)
+      continue;
+    IndexSet relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    AffineConstraints<double> constraints(relevant);
+    DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+    constraints.close();
 
-      GPU::MatrixFree<dim, Number> matrix_free;
-      matrix_free.reinit(mapping,
-                         dof_handler,
-                         constraints,
-                         QGauss<1>(degree + 1),
-                         typename GPU::MatrixFree<dim, Number>::AdditionalData(
-                           update_gradients | update_JxW_values | update_quadrature_points,
-                           param.coloring));
-      GPU::Array<Number> coefficients;
-      matrix_free.evaluate_coefficient(
-        [](const Point<dim> &x) { return Number(1. / (0.05 + 2. * x.norm_square())); },
+    GPU::MatrixFree<dim, Number> matrix_free;
+    matrix_free.reinit(
+        mapping,
+        dof_handler,
+        constraints,
+        QGauss<1>(degree + 1),
+        typename GPU::MatrixFree<dim, Number>::AdditionalData(
+            update_gradients | update_JxW_values | update_quadrature_points,
+            param.coloring));
+    GPU::Array<Number> coefficients;
+    matrix_free.evaluate_coefficient(
+        [](const Point<dim> &x)
+        { return Number(1. / (0.05 + 2. * x.norm_square())); },
         coefficients);
-      GPU::Vector<Number> src, dst;
-      matrix_free.initialize_dof_vector(src);
-      matrix_free.initialize_dof_vector(dst);
-      src = Number(1);
-      GPU::Device::synchronize();
-      const double setup =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    GPU::Vector<Number> src, dst;
+    matrix_free.initialize_dof_vector(src);
+    matrix_free.initialize_dof_vector(dst);
+    src = Number(1);
+    GPU::Device::synchronize();
+    const double setup =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
 
-      GPU::LaplaceCoefficients<Number> k;
-      k.diffusion = coefficients.data();
-      const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
-      const double seconds = median_seconds(param.repetitions, [&] {
-        dst = Number();
-        matrix_free.cell_loop(cell, src, dst);
-      });
-      const std::uint64_t cells =
-        Utilities::MPI::sum<std::uint64_t>(matrix_free.n_cells(), MPI_COMM_WORLD);
-      const double n_q = std::pow(degree + 1, dim);
-      // Least bytes: src read, dst zeroed, read and written, per-cell data.
-      const double bytes =
-        sizeof(Number) * 4. * dof_handler.n_dofs() +
-        cells * (4. * std::pow(degree + 1, dim) + sizeof(Number) * n_q * (dim * dim + 2));
-      rows.push_back({dim, degree, sizeof(Number) == 8 ? "double" : "float", cells,
-                      dof_handler.n_dofs(), setup, seconds, bytes});
-      if (root)
-        std::cout << "  Q" << degree << " " << rows.back().number << " " << cells
-                  << " cells " << dof_handler.n_dofs() << " DoFs: " << std::scientific
-                  << std::setprecision(3) << dof_handler.n_dofs() / seconds
-                  << " DoFs/s (setup " << std::fixed << std::setprecision(1) << setup
-                  << " s)" << std::defaultfloat << std::endl;
-    }
+    GPU::LaplaceCoefficients<Number> k;
+    k.diffusion = coefficients.data();
+    const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
+    const double                                   seconds =
+        median_seconds(param.repetitions,
+                       [&]
+                       {
+                         dst = Number();
+                         matrix_free.cell_loop(cell, src, dst);
+                       });
+    const std::uint64_t cells = Utilities::MPI::sum<std::uint64_t>(
+        matrix_free.n_cells(), MPI_COMM_WORLD);
+    const double n_q = std::pow(degree + 1, dim);
+    // Least bytes: src read, dst zeroed, read and written, per-cell data.
+    const double bytes = sizeof(Number) * 4. * dof_handler.n_dofs() +
+                         cells * (4. * std::pow(degree + 1, dim) +
+                                  sizeof(Number) * n_q * (dim * dim + 2));
+    rows.push_back({dim,
+                    degree,
+                    sizeof(Number) == 8 ? "double" : "float",
+                    cells,
+                    dof_handler.n_dofs(),
+                    setup,
+                    seconds,
+                    bytes});
+    if (root)
+      std::cout << "  Q" << degree << " " << rows.back().number << " " << cells
+                << " cells " << dof_handler.n_dofs()
+                << " DoFs: " << std::scientific << std::setprecision(3)
+                << dof_handler.n_dofs() / seconds << " DoFs/s (setup "
+                << std::fixed << std::setprecision(1) << setup << " s)"
+                << std::defaultfloat << std::endl;
+  }
 }
 
 template <int dim, typename Number, int degree = 1>
 void
-dispatch(const unsigned int wanted, const Parameters &param, std::vector<Row> &rows)
+dispatch(const unsigned int wanted,
+         const Parameters  &param,
+         std::vector<Row>  &rows)
 {
   if constexpr (degree <= 8)
+  {
+    if (wanted == degree)
     {
-      if (wanted == degree)
-        {
-          if constexpr (degree >= DEAL_II_GPU_MIN_DEGREE && degree <= DEAL_II_GPU_MAX_DEGREE)
-            run<dim, degree, Number>(param, rows);
-          else
-            AssertThrow(false, ExcMessage("degree " + std::to_string(degree) +
-                                          " is not compiled in this build"));
-        }
+      if constexpr (degree >= DEAL_II_GPU_MIN_DEGREE &&
+                    degree <= DEAL_II_GPU_MAX_DEGREE)
+        run<dim, degree, Number>(param, rows);
       else
-        dispatch<dim, Number, degree + 1>(wanted, param, rows);
+        AssertThrow(false,
+                    ExcMessage("degree " + std::to_string(degree) +
+                               " is not compiled in this build"));
     }
+    else
+      dispatch<dim, Number, degree + 1>(wanted, param, rows);
+  }
 }
 
 int
 main(int argc, char **argv)
 {
   try
+  {
+    Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+    GPU::Device::initialize(argc, argv);
+    const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+    ParameterHandler prm;
+    Parameters       param;
+    param.declare(prm);
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]).rfind("--", 0) != 0)
+        prm.parse_input(argv[i]);
+    param.parse(prm);
+
+    // Copy bandwidth of this device, the ceiling for the operator.
+    double copy_rate = 0;
     {
-      Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-      GPU::Device::initialize(argc, argv);
-      const bool       root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
-      ParameterHandler prm;
-      Parameters       param;
-      param.declare(prm);
-      for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]).rfind("--", 0) != 0)
-          prm.parse_input(argv[i]);
-      param.parse(prm);
-
-      // Copy bandwidth of this device, the ceiling for the operator.
-      double copy_rate = 0;
-      {
-        GPU::Vector<double> a(std::size_t(5e7)), b(std::size_t(5e7));
-        a = 1.;
-        const double t = median_seconds(param.repetitions, [&] {
-          GPU::Memory::copy_within(a.backend(), b.get_values(), a.get_values(),
-                                   a.locally_owned_size() * sizeof(double));
-        });
-        copy_rate = 2. * 5e7 * sizeof(double) / t;
-      }
-      if (root)
-        std::cout << "operator_throughput on " << GPU::Device::description() << ", "
-                  << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
-                  << " MPI rank(s); copy bandwidth " << copy_rate / 1e9 << " GB/s"
-                  << std::endl;
-
-      std::vector<Row> rows;
-      for (const auto &type : param.number_types)
-        for (const unsigned int degree : param.degrees)
+      GPU::Vector<double> a(std::size_t(5e7)), b(std::size_t(5e7));
+      a              = 1.;
+      const double t = median_seconds(
+          param.repetitions,
+          [&]
           {
-            if (param.dim == 2)
-              type == "double" ? dispatch<2, double>(degree, param, rows) :
-                                 dispatch<2, float>(degree, param, rows);
-            else
-              type == "double" ? dispatch<3, double>(degree, param, rows) :
-                                 dispatch<3, float>(degree, param, rows);
-          }
+            GPU::Memory::copy_within(a.backend(),
+                                     b.get_values(),
+                                     a.get_values(),
+                                     a.locally_owned_size() * sizeof(double));
+          });
+      copy_rate = 2. * 5e7 * sizeof(double) / t;
+    }
+    if (root)
+      std::cout << "operator_throughput on " << GPU::Device::description()
+                << ", " << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
+                << " MPI rank(s); copy bandwidth " << copy_rate / 1e9 << " GB/s"
+                << std::endl;
 
-      if (root)
-        {
-          std::ofstream csv(param.output_file);
-          csv << "backend,ranks,mesh,dim,degree,number,cells,dofs,setup_seconds,"
-                 "vmult_seconds,dofs_per_second,bytes,GB_per_s,fraction_of_copy\n";
-          std::cout << "\n dim  Q  number       cells        DoFs   vmult [ms]     DoFs/s"
-                       "   GB/s  of copy\n";
-          for (const Row &r : rows)
-            {
-              const double rate = r.bytes / r.seconds;
-              std::cout << std::setw(4) << r.dim << std::setw(3) << r.degree << std::setw(8)
-                        << r.number << std::setw(12) << r.cells << std::setw(12) << r.dofs
-                        << std::fixed << std::setprecision(3) << std::setw(13)
-                        << r.seconds * 1e3 << std::scientific << std::setprecision(2)
-                        << std::setw(11) << r.dofs / r.seconds << std::fixed
-                        << std::setprecision(0) << std::setw(7) << rate / 1e9
-                        << std::setw(8) << 100 * rate / copy_rate << "%"
-                        << std::defaultfloat << "\n";
-              csv << GPU::to_string(GPU::Device::backend()) << ','
-                  << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ',' << param.mesh
-                  << ',' << r.dim << ',' << r.degree << ',' << r.number << ',' << r.cells
-                  << ',' << r.dofs << ',' << r.setup_seconds << ',' << r.seconds << ','
-                  << r.dofs / r.seconds << ',' << r.bytes << ',' << rate / 1e9 << ','
-                  << rate / copy_rate << '\n';
-            }
-          std::cout << "\nCSV written to " << param.output_file << std::endl;
-        }
-    }
-  catch (const std::exception &e)
+    std::vector<Row> rows;
+    for (const auto &type : param.number_types)
+      for (const unsigned int degree : param.degrees)
+      {
+        if (param.dim == 2)
+          type == "double" ? dispatch<2, double>(degree, param, rows)
+                           : dispatch<2, float>(degree, param, rows);
+        else
+          type == "double" ? dispatch<3, double>(degree, param, rows)
+                           : dispatch<3, float>(degree, param, rows);
+      }
+
+    if (root)
     {
-      std::cerr << "operator_throughput failed:\n" << e.what() << std::endl;
-      return 1;
+      std::ofstream csv(param.output_file);
+      csv << "backend,ranks,mesh,dim,degree,number,cells,dofs,setup_seconds,"
+             "vmult_seconds,dofs_per_second,bytes,GB_per_s,fraction_of_copy\n";
+      std::cout
+          << "\n dim  Q  number       cells        DoFs   vmult [ms]     DoFs/s"
+             "   GB/s  of copy\n";
+      for (const Row &r : rows)
+      {
+        const double rate = r.bytes / r.seconds;
+        std::cout << std::setw(4) << r.dim << std::setw(3) << r.degree
+                  << std::setw(8) << r.number << std::setw(12) << r.cells
+                  << std::setw(12) << r.dofs << std::fixed
+                  << std::setprecision(3) << std::setw(13) << r.seconds * 1e3
+                  << std::scientific << std::setprecision(2) << std::setw(11)
+                  << r.dofs / r.seconds << std::fixed << std::setprecision(0)
+                  << std::setw(7) << rate / 1e9 << std::setw(8)
+                  << 100 * rate / copy_rate << "%" << std::defaultfloat << "\n";
+        csv << GPU::to_string(GPU::Device::backend()) << ','
+            << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
+            << param.mesh << ',' << r.dim << ',' << r.degree << ',' << r.number
+            << ',' << r.cells << ',' << r.dofs << ',' << r.setup_seconds << ','
+            << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes << ','
+            << rate / 1e9 << ',' << rate / copy_rate << '\n';
+      }
+      std::cout << "\nCSV written to " << param.output_file << std::endl;
     }
+  }
+  catch (const std::exception &e)
+  {
+    std::cerr << "operator_throughput failed:\n" << e.what() << std::endl;
+    return 1;
+  }
   return 0;
 }

@@ -48,26 +48,35 @@ namespace Helmholtz
     double                    vtu_max_dofs = 3e6;
     std::string               output_directory;
 
-    void
-    declare(ParameterHandler &prm)
+    void declare(ParameterHandler &prm)
     {
       prm.declare_entry("Dimension", "3", Patterns::Integer(2, 3));
-      prm.declare_entry("Degree", "3", Patterns::Integer(1, 4), "FE_Q degree (1 to 4)");
-      prm.declare_entry("Refinements", "3, 4, 5", Patterns::List(Patterns::Integer(0, 12)),
+      prm.declare_entry(
+          "Degree", "3", Patterns::Integer(1, 4), "FE_Q degree (1 to 4)");
+      prm.declare_entry("Refinements",
+                        "3, 4, 5",
+                        Patterns::List(Patterns::Integer(0, 12)),
                         "Global refinements of the cube, one solve each");
-      prm.declare_entry("Backend", "auto", Patterns::Selection("auto|cuda|host"),
+      prm.declare_entry("Backend",
+                        "auto",
+                        Patterns::Selection("auto|cuda|host"),
                         "--device=NAME on the command line overrides it");
-      prm.declare_entry("Solver tolerance", "1e-10", Patterns::Double(0),
-                        "CG stops at this residual relative to the right-hand side");
-      prm.declare_entry("CPU reference up to DoFs", "2e6", Patterns::Double(0),
-                        "Solve with deal.II's CPU MatrixFree too, up to this size");
+      prm.declare_entry(
+          "Solver tolerance",
+          "1e-10",
+          Patterns::Double(0),
+          "CG stops at this residual relative to the right-hand side");
+      prm.declare_entry(
+          "CPU reference up to DoFs",
+          "2e6",
+          Patterns::Double(0),
+          "Solve with deal.II's CPU MatrixFree too, up to this size");
       prm.declare_entry("Write VTU", "true", Patterns::Bool());
       prm.declare_entry("VTU up to DoFs", "3e6", Patterns::Double(0));
       prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
     }
 
-    void
-    parse(ParameterHandler &prm)
+    void parse(ParameterHandler &prm)
     {
       dim    = prm.get_integer("Dimension");
       degree = prm.get_integer("Degree");
@@ -84,8 +93,7 @@ namespace Helmholtz
   };
 
   template <int dim>
-  double
-  reaction(const Point<dim> &p)
+  double reaction(const Point<dim> &p)
   {
     return 10. / (0.05 + 2. * p.norm_square());
   }
@@ -105,9 +113,10 @@ namespace Helmholtz
                const double *,
                double *dst) const
     {
-      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(team, cell, data);
-      phi.apply_for_each_quad_point(
-        [&](auto &p, const unsigned int q) { p.submit_value(1., q); });
+      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
+          team, cell, data);
+      phi.apply_for_each_quad_point([&](auto &p, const unsigned int q)
+                                    { p.submit_value(1., q); });
       phi.integrate(true, false);
       phi.distribute_local_to_global(dst);
     }
@@ -121,82 +130,81 @@ namespace Helmholtz
     using VectorType = LinearAlgebra::distributed::Vector<double>;
     using FEEval     = FEEvaluation<dim, degree, degree + 1, 1, double>;
 
-    void
-    reinit(const Mapping<dim>              &mapping,
-           const DoFHandler<dim>           &dof_handler,
-           const AffineConstraints<double> &constraints)
+    void reinit(const Mapping<dim>              &mapping,
+                const DoFHandler<dim>           &dof_handler,
+                const AffineConstraints<double> &constraints)
     {
       typename dealii::MatrixFree<dim, double>::AdditionalData data;
-      data.mapping_update_flags =
-        update_values | update_gradients | update_JxW_values | update_quadrature_points;
-      matrix_free.reinit(mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+      data.mapping_update_flags = update_values | update_gradients |
+                                  update_JxW_values | update_quadrature_points;
+      matrix_free.reinit(
+          mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
     }
 
-    void
-    local_apply(FEEval &phi) const
+    void local_apply(FEEval &phi) const
     {
       phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
       for (unsigned int q = 0; q < phi.n_q_points; ++q)
-        {
-          const auto p = phi.quadrature_point(q);
-          Point<dim> x;
-          for (unsigned int d = 0; d < dim; ++d)
-            x[d] = p[d][0];
-          phi.submit_gradient(phi.get_gradient(q), q);
-          phi.submit_value(reaction(x) * phi.get_value(q), q);
-        }
+      {
+        const auto p = phi.quadrature_point(q);
+        Point<dim> x;
+        for (unsigned int d = 0; d < dim; ++d)
+          x[d] = p[d][0];
+        phi.submit_gradient(phi.get_gradient(q), q);
+        phi.submit_value(reaction(x) * phi.get_value(q), q);
+      }
       phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
     }
 
-    void
-    vmult(VectorType &dst, const VectorType &src) const
+    void vmult(VectorType &dst, const VectorType &src) const
     {
       const std::function<void(const dealii::MatrixFree<dim, double> &,
                                VectorType &,
                                const VectorType &,
                                const std::pair<unsigned int, unsigned int> &)>
-        cell_operation = [this](const dealii::MatrixFree<dim, double> &data,
-               VectorType                            &dst,
-               const VectorType                      &src,
-               const std::pair<unsigned int, unsigned int> &range) {
-          FEEval phi(data);
-          for (unsigned int cell = range.first; cell < range.second; ++cell)
-            {
-              phi.reinit(cell);
-              phi.read_dof_values(src);
-              local_apply(phi);
-              phi.distribute_local_to_global(dst);
-            }
-        };
+          cell_operation =
+              [this](const dealii::MatrixFree<dim, double>       &data,
+                     VectorType                                  &dst,
+                     const VectorType                            &src,
+                     const std::pair<unsigned int, unsigned int> &range)
+      {
+        FEEval phi(data);
+        for (unsigned int cell = range.first; cell < range.second; ++cell)
+        {
+          phi.reinit(cell);
+          phi.read_dof_values(src);
+          local_apply(phi);
+          phi.distribute_local_to_global(dst);
+        }
+      };
       matrix_free.cell_loop(cell_operation, dst, src, true);
       for (const unsigned int i : matrix_free.get_constrained_dofs())
         dst.local_element(i) = src.local_element(i);
     }
 
-    void
-    compute_inverse_diagonal(VectorType &inverse) const
+    void compute_inverse_diagonal(VectorType &inverse) const
     {
       matrix_free.initialize_dof_vector(inverse);
-      MatrixFreeTools::compute_diagonal(matrix_free, inverse, &CPUOperator::local_apply, this);
+      MatrixFreeTools::compute_diagonal(
+          matrix_free, inverse, &CPUOperator::local_apply, this);
       for (const unsigned int i : matrix_free.get_constrained_dofs())
         inverse.local_element(i) = 1.;
       for (unsigned int i = 0; i < inverse.locally_owned_size(); ++i)
         inverse.local_element(i) = 1. / inverse.local_element(i);
     }
 
-    void
-    right_hand_side(VectorType &rhs) const
+    void right_hand_side(VectorType &rhs) const
     {
       matrix_free.initialize_dof_vector(rhs);
       FEEval phi(matrix_free);
       for (unsigned int cell = 0; cell < matrix_free.n_cell_batches(); ++cell)
-        {
-          phi.reinit(cell);
-          for (unsigned int q = 0; q < phi.n_q_points; ++q)
-            phi.submit_value(make_vectorized_array(1.), q);
-          phi.integrate(EvaluationFlags::values);
-          phi.distribute_local_to_global(rhs);
-        }
+      {
+        phi.reinit(cell);
+        for (unsigned int q = 0; q < phi.n_q_points; ++q)
+          phi.submit_value(make_vectorized_array(1.), q);
+        phi.integrate(EvaluationFlags::values);
+        phi.distribute_local_to_global(rhs);
+      }
       rhs.compress(VectorOperation::add);
       for (const unsigned int i : matrix_free.get_constrained_dofs())
         rhs.local_element(i) = 0.;
@@ -206,108 +214,124 @@ namespace Helmholtz
   };
 
   template <int dim, int degree>
-  void
-  run(const Parameters &param)
+  void run(const Parameters &param)
   {
     const MPI_Comm     comm = MPI_COMM_WORLD;
-    ConditionalOStream pcout(std::cout, Utilities::MPI::this_mpi_process(comm) == 0);
-    pcout << "helmholtz: -div(grad u) + a(x) u = 1, " << dim << "D, Q" << degree << ", on "
-          << GPU::Device::description() << ", " << Utilities::MPI::n_mpi_processes(comm)
-          << " MPI rank(s)" << std::endl;
+    ConditionalOStream pcout(std::cout,
+                             Utilities::MPI::this_mpi_process(comm) == 0);
+    pcout << "helmholtz: -div(grad u) + a(x) u = 1, " << dim << "D, Q" << degree
+          << ", on " << GPU::Device::description() << ", "
+          << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
+          << std::endl;
     TableHandler table;
     for (const unsigned int refinements : param.refinements)
+    {
+      Timer                                     timer;
+      parallel::distributed::Triangulation<dim> tria(comm);
+      GridGenerator::hyper_cube(tria, -1., 1.);
+      tria.refine_global(refinements);
+      FE_Q<dim>       fe(degree);
+      DoFHandler<dim> dof_handler(tria);
+      dof_handler.distribute_dofs(fe);
+      MappingQ1<dim> mapping;
+      pcout << "refinement " << refinements << ": "
+            << tria.n_global_active_cells() << " cells, "
+            << dof_handler.n_dofs() << " DoFs ..." << std::endl;
+      IndexSet relevant;
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+      AffineConstraints<double> constraints(relevant);
+      DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+      constraints.close();
+
+      GPU::LaplaceOperator<dim, degree, double> op;
+      op.reinit(
+          mapping,
+          dof_handler,
+          constraints,
+          [](const Point<dim> &) { return 1.; },
+          &reaction<dim>);
+      GPU::Vector<double> u, rhs;
+      op.initialize_dof_vector(u);
+      op.initialize_dof_vector(rhs);
+      op.get_matrix_free().cell_loop(
+          RightHandSideCell<dim, degree>(), rhs, rhs);
+      op.get_matrix_free().set_constrained_values(0., rhs);
+      DiagonalMatrix<GPU::Vector<double>> jacobi;
+      op.compute_inverse_diagonal(jacobi.get_vector());
+      GPU::Device::synchronize();
+      const double setup = timer.wall_time();
+
+      timer.restart();
+      SolverControl control(10000, param.tolerance * rhs.l2_norm());
+      control.log_result(false);
+      SolverCG<GPU::Vector<double>> cg(control);
+      cg.solve(op, u, rhs, jacobi);
+      GPU::Device::synchronize();
+      const double solve = timer.wall_time();
+
+      table.add_value("refinement", refinements);
+      table.add_value("cells", tria.n_global_active_cells());
+      table.add_value("DoFs", dof_handler.n_dofs());
+      table.add_value("CG iterations", control.last_step());
+      table.add_value("setup [s]", setup);
+      table.add_value("solve [s]", solve);
+      table.add_value("solve DoFs/s",
+                      dof_handler.n_dofs() * double(control.last_step()) /
+                          solve);
+      table.add_value("max|u|", u.linfty_norm());
+
+      // Reference: the same problem with deal.II's CPU MatrixFree.
+      if (dof_handler.n_dofs() <= param.cpu_max_dofs)
       {
-        Timer                                     timer;
-        parallel::distributed::Triangulation<dim> tria(comm);
-        GridGenerator::hyper_cube(tria, -1., 1.);
-        tria.refine_global(refinements);
-        FE_Q<dim>       fe(degree);
-        DoFHandler<dim> dof_handler(tria);
-        dof_handler.distribute_dofs(fe);
-        MappingQ1<dim> mapping;
-        pcout << "refinement " << refinements << ": " << tria.n_global_active_cells()
-              << " cells, " << dof_handler.n_dofs() << " DoFs ..." << std::endl;
-        IndexSet relevant;
-        DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-        AffineConstraints<double> constraints(relevant);
-        DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
-        constraints.close();
-
-        GPU::LaplaceOperator<dim, degree, double> op;
-        op.reinit(mapping, dof_handler, constraints,
-                  [](const Point<dim> &) { return 1.; }, &reaction<dim>);
-        GPU::Vector<double> u, rhs;
-        op.initialize_dof_vector(u);
-        op.initialize_dof_vector(rhs);
-        op.get_matrix_free().cell_loop(RightHandSideCell<dim, degree>(), rhs, rhs);
-        op.get_matrix_free().set_constrained_values(0., rhs);
-        DiagonalMatrix<GPU::Vector<double>> jacobi;
-        op.compute_inverse_diagonal(jacobi.get_vector());
-        GPU::Device::synchronize();
-        const double setup = timer.wall_time();
-
         timer.restart();
-        SolverControl control(10000, param.tolerance * rhs.l2_norm());
-        control.log_result(false);
-        SolverCG<GPU::Vector<double>> cg(control);
-        cg.solve(op, u, rhs, jacobi);
-        GPU::Device::synchronize();
-        const double solve = timer.wall_time();
-
-        table.add_value("refinement", refinements);
-        table.add_value("cells", tria.n_global_active_cells());
-        table.add_value("DoFs", dof_handler.n_dofs());
-        table.add_value("CG iterations", control.last_step());
-        table.add_value("setup [s]", setup);
-        table.add_value("solve [s]", solve);
-        table.add_value("solve DoFs/s", dof_handler.n_dofs() * double(control.last_step()) / solve);
-        table.add_value("max|u|", u.linfty_norm());
-
-        // Reference: the same problem with deal.II's CPU MatrixFree.
-        if (dof_handler.n_dofs() <= param.cpu_max_dofs)
-          {
-            timer.restart();
-            CPUOperator<dim, degree> cpu;
-            cpu.reinit(mapping, dof_handler, constraints);
-            LinearAlgebra::distributed::Vector<double> u_cpu, rhs_cpu;
-            cpu.matrix_free.initialize_dof_vector(u_cpu);
-            cpu.right_hand_side(rhs_cpu);
-            DiagonalMatrix<LinearAlgebra::distributed::Vector<double>> cpu_jacobi;
-            cpu.compute_inverse_diagonal(cpu_jacobi.get_vector());
-            SolverControl cpu_control(10000, param.tolerance * rhs_cpu.l2_norm());
-            cpu_control.log_result(false);
-            SolverCG<LinearAlgebra::distributed::Vector<double>> cpu_cg(cpu_control);
-            cpu_cg.solve(cpu, u_cpu, rhs_cpu, cpu_jacobi);
-            LinearAlgebra::distributed::Vector<double> u_host(u_cpu.get_partitioner());
-            u.copy_locally_owned_data_to(u_host);
-            u_host -= u_cpu;
-            table.add_value("CPU iterations", cpu_control.last_step());
-            table.add_value("CPU solve [s]", timer.wall_time());
-            table.add_value("rel. difference to CPU", u_host.linfty_norm() / u_cpu.linfty_norm());
-          }
-        else
-          {
-            table.add_value("CPU iterations", std::string("-"));
-            table.add_value("CPU solve [s]", std::string("-"));
-            table.add_value("rel. difference to CPU", std::string("-"));
-          }
-
-        if (param.write_vtu && refinements == param.refinements.back() &&
-            dof_handler.n_dofs() <= param.vtu_max_dofs)
-          {
-            LinearAlgebra::distributed::Vector<double> solution(dof_handler.locally_owned_dofs(),
-                                                                relevant, comm);
-            u.copy_locally_owned_data_to(solution);
-            solution.update_ghost_values();
-            DataOut<dim> data_out;
-            data_out.attach_dof_handler(dof_handler);
-            data_out.add_data_vector(solution, "u");
-            data_out.build_patches(mapping, degree);
-            const std::string name = data_out.write_vtu_with_pvtu_record(
-              param.output_directory + "/", "helmholtz_solution", refinements, comm, 3);
-            pcout << "wrote " << name << std::endl;
-          }
+        CPUOperator<dim, degree> cpu;
+        cpu.reinit(mapping, dof_handler, constraints);
+        LinearAlgebra::distributed::Vector<double> u_cpu, rhs_cpu;
+        cpu.matrix_free.initialize_dof_vector(u_cpu);
+        cpu.right_hand_side(rhs_cpu);
+        DiagonalMatrix<LinearAlgebra::distributed::Vector<double>> cpu_jacobi;
+        cpu.compute_inverse_diagonal(cpu_jacobi.get_vector());
+        SolverControl cpu_control(10000, param.tolerance * rhs_cpu.l2_norm());
+        cpu_control.log_result(false);
+        SolverCG<LinearAlgebra::distributed::Vector<double>> cpu_cg(
+            cpu_control);
+        cpu_cg.solve(cpu, u_cpu, rhs_cpu, cpu_jacobi);
+        LinearAlgebra::distributed::Vector<double> u_host(
+            u_cpu.get_partitioner());
+        u.copy_locally_owned_data_to(u_host);
+        u_host -= u_cpu;
+        table.add_value("CPU iterations", cpu_control.last_step());
+        table.add_value("CPU solve [s]", timer.wall_time());
+        table.add_value("rel. difference to CPU",
+                        u_host.linfty_norm() / u_cpu.linfty_norm());
       }
+      else
+      {
+        table.add_value("CPU iterations", std::string("-"));
+        table.add_value("CPU solve [s]", std::string("-"));
+        table.add_value("rel. difference to CPU", std::string("-"));
+      }
+
+      if (param.write_vtu && refinements == param.refinements.back() &&
+          dof_handler.n_dofs() <= param.vtu_max_dofs)
+      {
+        LinearAlgebra::distributed::Vector<double> solution(
+            dof_handler.locally_owned_dofs(), relevant, comm);
+        u.copy_locally_owned_data_to(solution);
+        solution.update_ghost_values();
+        DataOut<dim> data_out;
+        data_out.attach_dof_handler(dof_handler);
+        data_out.add_data_vector(solution, "u");
+        data_out.build_patches(mapping, degree);
+        const std::string name =
+            data_out.write_vtu_with_pvtu_record(param.output_directory + "/",
+                                                "helmholtz_solution",
+                                                refinements,
+                                                comm,
+                                                3);
+        pcout << "wrote " << name << std::endl;
+      }
+    }
     table.set_scientific("solve DoFs/s", true);
     table.set_scientific("max|u|", true);
     table.set_precision("max|u|", 6);
@@ -320,26 +344,25 @@ namespace Helmholtz
   }
 
   template <int dim>
-  void
-  dispatch(const Parameters &param)
+  void dispatch(const Parameters &param)
   {
     switch (param.degree)
-      {
-        case 1:
-          run<dim, 1>(param);
-          break;
-        case 2:
-          run<dim, 2>(param);
-          break;
-        case 3:
-          run<dim, 3>(param);
-          break;
-        case 4:
-          run<dim, 4>(param);
-          break;
-        default:
-          AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
-      }
+    {
+    case 1:
+      run<dim, 1>(param);
+      break;
+    case 2:
+      run<dim, 2>(param);
+      break;
+    case 3:
+      run<dim, 3>(param);
+      break;
+    case 4:
+      run<dim, 4>(param);
+      break;
+    default:
+      AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
+    }
   }
 } // namespace Helmholtz
 
@@ -347,37 +370,37 @@ int
 main(int argc, char **argv)
 {
   try
+  {
+    Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+    ParameterHandler                 prm;
+    Helmholtz::Parameters            param;
+    param.declare(prm);
+    std::string file;
+    bool        device_on_command_line = false;
+    for (int i = 1; i < argc; ++i)
     {
-      Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-      ParameterHandler                 prm;
-      Helmholtz::Parameters            param;
-      param.declare(prm);
-      std::string file;
-      bool        device_on_command_line = false;
-      for (int i = 1; i < argc; ++i)
-        {
-          const std::string arg = argv[i];
-          if (arg.rfind("--device", 0) == 0)
-            device_on_command_line = true;
-          else if (arg.rfind("--", 0) != 0)
-            file = arg;
-        }
-      if (!file.empty())
-        prm.parse_input(file);
-      param.parse(prm);
-      if (device_on_command_line || std::getenv("DEALII_GPU_DEVICE") != nullptr)
-        GPU::Device::initialize(argc, argv);
-      else
-        GPU::Device::initialize(param.backend);
-      if (param.dim == 2)
-        Helmholtz::dispatch<2>(param);
-      else
-        Helmholtz::dispatch<3>(param);
+      const std::string arg = argv[i];
+      if (arg.rfind("--device", 0) == 0)
+        device_on_command_line = true;
+      else if (arg.rfind("--", 0) != 0)
+        file = arg;
     }
+    if (!file.empty())
+      prm.parse_input(file);
+    param.parse(prm);
+    if (device_on_command_line || std::getenv("DEALII_GPU_DEVICE") != nullptr)
+      GPU::Device::initialize(argc, argv);
+    else
+      GPU::Device::initialize(param.backend);
+    if (param.dim == 2)
+      Helmholtz::dispatch<2>(param);
+    else
+      Helmholtz::dispatch<3>(param);
+  }
   catch (const std::exception &e)
-    {
-      std::cerr << "helmholtz failed:\n" << e.what() << std::endl;
-      return 1;
-    }
+  {
+    std::cerr << "helmholtz failed:\n" << e.what() << std::endl;
+    return 1;
+  }
   return 0;
 }

@@ -44,47 +44,54 @@ test(const unsigned int refinements)
   constraints.close();
 
   GPU::LaplaceOperator<dim, degree, double> op;
-  op.reinit(mapping, dof_handler, constraints, [](const Point<dim> &) { return 1.; },
-            &reaction<dim>);
+  op.reinit(
+      mapping,
+      dof_handler,
+      constraints,
+      [](const Point<dim> &) { return 1.; },
+      &reaction<dim>);
   GPU::Vector<double> inverse_diagonal;
   op.compute_inverse_diagonal(inverse_diagonal);
 
   using CPUMatrixFree = dealii::MatrixFree<dim, double>;
   typename CPUMatrixFree::AdditionalData data;
-  data.mapping_update_flags =
-    update_values | update_gradients | update_JxW_values | update_quadrature_points;
+  data.mapping_update_flags = update_values | update_gradients |
+                              update_JxW_values | update_quadrature_points;
   CPUMatrixFree cpu;
   cpu.reinit(mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
   LinearAlgebra::distributed::Vector<double> diagonal;
   cpu.initialize_dof_vector(diagonal);
-  const std::function<void(FEEvaluation<dim, degree, degree + 1, 1, double> &)> local =
-    [](FEEvaluation<dim, degree, degree + 1, 1, double> &phi) {
-      phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
-      for (unsigned int q = 0; q < phi.n_q_points; ++q)
-        {
-          Point<dim> x;
-          for (unsigned int d = 0; d < dim; ++d)
-            x[d] = phi.quadrature_point(q)[d][0];
-          phi.submit_gradient(phi.get_gradient(q), q);
-          phi.submit_value(reaction(x) * phi.get_value(q), q);
-        }
-      phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
-    };
+  const std::function<void(FEEvaluation<dim, degree, degree + 1, 1, double> &)>
+      local = [](FEEvaluation<dim, degree, degree + 1, 1, double> &phi)
+  {
+    phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q)
+    {
+      Point<dim> x;
+      for (unsigned int d = 0; d < dim; ++d)
+        x[d] = phi.quadrature_point(q)[d][0];
+      phi.submit_gradient(phi.get_gradient(q), q);
+      phi.submit_value(reaction(x) * phi.get_value(q), q);
+    }
+    phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
+  };
   MatrixFreeTools::compute_diagonal(cpu, diagonal, local);
   for (const unsigned int i : cpu.get_constrained_dofs())
     diagonal.local_element(i) = 1.;
 
-  LinearAlgebra::distributed::Vector<double> gpu_inverse(diagonal.get_partitioner());
+  LinearAlgebra::distributed::Vector<double> gpu_inverse(
+      diagonal.get_partitioner());
   inverse_diagonal.copy_locally_owned_data_to(gpu_inverse);
   double max_error = 0;
   for (unsigned int i = 0; i < diagonal.locally_owned_size(); ++i)
-    max_error = std::max(max_error, std::abs(1. / gpu_inverse.local_element(i) -
-                                             diagonal.local_element(i)) /
-                                      diagonal.local_element(i));
+    max_error = std::max(max_error,
+                         std::abs(1. / gpu_inverse.local_element(i) -
+                                  diagonal.local_element(i)) /
+                             diagonal.local_element(i));
   max_error = Utilities::MPI::max(max_error, MPI_COMM_WORLD);
   deallog << dim << "D Q" << degree << ", " << dof_handler.n_dofs()
-          << " DoFs: diagonal relative error " << (max_error < 1e-12 ? "below" : "ABOVE")
-          << " 1e-12" << std::endl;
+          << " DoFs: diagonal relative error "
+          << (max_error < 1e-12 ? "below" : "ABOVE") << " 1e-12" << std::endl;
 }
 
 int

@@ -5,7 +5,6 @@
 #define dealii_gpu_matrix_free_fe_evaluation_h
 
 #include <dealii-gpu/base/config.h>
-
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
@@ -24,11 +23,12 @@ namespace dealii
       has_flag(const EvaluationFlags::EvaluationFlags flags,
                const EvaluationFlags::EvaluationFlags flag)
       {
-        return (static_cast<unsigned int>(flags) & static_cast<unsigned int>(flag)) != 0;
+        return (static_cast<unsigned int>(flags) &
+                static_cast<unsigned int>(flag)) != 0;
       }
 
-      constexpr unsigned int
-      power(const unsigned int base, const unsigned int exponent)
+      constexpr unsigned int power(const unsigned int base,
+                                   const unsigned int exponent)
       {
         return exponent == 0 ? 1 : base * power(base, exponent - 1);
       }
@@ -37,16 +37,15 @@ namespace dealii
       // collocation derivatives, the values and gradients of all components
       // at the quadrature points, and two buffers for the passes.
       template <int dim, typename Number>
-      constexpr std::size_t
-      cell_scratch_bytes(const unsigned int fe_degree,
-                         const unsigned int n_q_points_1d,
-                         const unsigned int n_components)
+      constexpr std::size_t cell_scratch_bytes(const unsigned int fe_degree,
+                                               const unsigned int n_q_points_1d,
+                                               const unsigned int n_components)
       {
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
-               (n_q_points_1d * (fe_degree + 1) + n_q_points_1d * n_q_points_1d +
-                n_components * (1 + dim) * n_q + 2 * n_q +
-                n_components * power(fe_degree + 1, dim));
+               (n_q_points_1d * (fe_degree + 1) +
+                n_q_points_1d * n_q_points_1d + n_components * (1 + dim) * n_q +
+                2 * n_q + n_components * power(fe_degree + 1, dim));
       }
 
       // One pass of sum factorization in direction `direction`: for every
@@ -69,21 +68,30 @@ namespace dealii
       {
         const unsigned int in0 = direction == 0 ? n_contract : out0;
         const unsigned int in1 = direction == 1 ? n_contract : out1;
-        team.for_each(out0, out1, out2, [&](unsigned int i, unsigned int j, unsigned int k) {
-          const unsigned int o = direction == 0 ? i : direction == 1 ? j : k;
-          // Position of m = 0 in `in` and the stride of m there.
-          const unsigned int base =
-            direction == 0 ? in0 * (j + in1 * k) :
-            direction == 1 ? i + in0 * in1 * k : i + in0 * j;
-          const unsigned int stride =
-            direction == 0 ? 1 : direction == 1 ? in0 : in0 * in1;
-          Number sum = Number();
-          for (unsigned int m = 0; m < n_contract; ++m)
-            sum += (transpose ? M[m * ld + o] : M[o * ld + m]) *
-                   in[base + m * stride];
-          const unsigned int index = i + out0 * (j + out1 * k);
-          out[index]               = add ? out[index] + sum : sum;
-        });
+        team.for_each(out0,
+                      out1,
+                      out2,
+                      [&](unsigned int i, unsigned int j, unsigned int k)
+                      {
+                        const unsigned int o = direction == 0   ? i
+                                               : direction == 1 ? j
+                                                                : k;
+                        // Position of m = 0 in `in` and the stride of m there.
+                        const unsigned int base =
+                            direction == 0   ? in0 * (j + in1 * k)
+                            : direction == 1 ? i + in0 * in1 * k
+                                             : i + in0 * j;
+                        const unsigned int stride = direction == 0 ? 1
+                                                    : direction == 1
+                                                        ? in0
+                                                        : in0 * in1;
+                        Number             sum    = Number();
+                        for (unsigned int m = 0; m < n_contract; ++m)
+                          sum += (transpose ? M[m * ld + o] : M[o * ld + m]) *
+                                 in[base + m * stride];
+                        const unsigned int index = i + out0 * (j + out1 * k);
+                        out[index]               = add ? out[index] + sum : sum;
+                      });
         team.barrier();
       }
     } // namespace internal
@@ -125,26 +133,25 @@ namespace dealii
 
       static constexpr unsigned int n_dofs_1d = fe_degree + 1;
       static constexpr unsigned int n_dofs_per_component =
-        internal::power(n_dofs_1d, dim);
+          internal::power(n_dofs_1d, dim);
       static constexpr unsigned int dofs_per_cell =
-        n_dofs_per_component * n_components;
+          n_dofs_per_component * n_components;
       static constexpr unsigned int n_q_points =
-        internal::power(n_q_points_1d, dim);
+          internal::power(n_q_points_1d, dim);
 
-      using value_type =
-        std::conditional_t<n_components == 1, Number, Tensor<1, n_components, Number>>;
+      using value_type = std::conditional_t<n_components == 1,
+                                            Number,
+                                            Tensor<1, n_components, Number>>;
       using gradient_type =
-        std::conditional_t<n_components == 1,
-                           Tensor<1, dim, Number>,
-                           Tensor<1, n_components, Tensor<1, dim, Number>>>;
+          std::conditional_t<n_components == 1,
+                             Tensor<1, dim, Number>,
+                             Tensor<1, n_components, Tensor<1, dim, Number>>>;
 
       /** Team scratch this class needs (see cell_loop). */
-      static constexpr std::size_t
-      scratch_bytes()
+      static constexpr std::size_t scratch_bytes()
       {
-        return internal::cell_scratch_bytes<dim, Number>(fe_degree,
-                                                         n_q_points_1d,
-                                                         n_components);
+        return internal::cell_scratch_bytes<dim, Number>(
+            fe_degree, n_q_points_1d, n_components);
       }
 
       /**
@@ -154,9 +161,7 @@ namespace dealii
       FEEvaluation(const TeamMember                  &team,
                    const unsigned int                 cell,
                    const MatrixFreeData<dim, Number> &data)
-        : team(team)
-        , cell(cell)
-        , data(data)
+          : team(team), cell(cell), data(data)
       {
         Number *s     = team.scratch<Number>();
         shape         = s;
@@ -178,19 +183,21 @@ namespace dealii
       }
 
       /** Read this cell's DoF values; constrained DoFs read as zero. */
-      DEAL_II_GPU_HOST_DEVICE void
-      read_dof_values(const Number *src)
+      DEAL_II_GPU_HOST_DEVICE void read_dof_values(const Number *src)
       {
         const unsigned int *indices =
-          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         Number *v = values;
-        team.for_each(dofs_per_cell, [&](unsigned int i) {
-          const unsigned int index = indices[i];
-          // DoF values of component c go to the start of its value slot.
-          const unsigned int c = i / n_dofs_per_component;
-          v[c * n_q_points + i % n_dofs_per_component] =
-            index == constrained_dof ? Number() : src[index];
-        });
+        team.for_each(dofs_per_cell,
+                      [&](unsigned int i)
+                      {
+                        const unsigned int index = indices[i];
+                        // DoF values of component c go to the start of its
+                        // value slot.
+                        const unsigned int c = i / n_dofs_per_component;
+                        v[c * n_q_points + i % n_dofs_per_component] =
+                            index == constrained_dof ? Number() : src[index];
+                      });
         team.barrier();
       }
 
@@ -199,47 +206,52 @@ namespace dealii
        * operator's diagonal: evaluate, apply, integrate, then
        * store_local_result(i)).
        */
-      DEAL_II_GPU_HOST_DEVICE void
-      set_unit_dof_values(const unsigned int i)
+      DEAL_II_GPU_HOST_DEVICE void set_unit_dof_values(const unsigned int i)
       {
         Number *v = values;
-        team.for_each(dofs_per_cell, [&](unsigned int j) {
-          v[(j / n_dofs_per_component) * n_q_points + j % n_dofs_per_component] =
-            j == i ? Number(1) : Number();
-        });
+        team.for_each(dofs_per_cell,
+                      [&](unsigned int j)
+                      {
+                        v[(j / n_dofs_per_component) * n_q_points +
+                          j % n_dofs_per_component] =
+                            j == i ? Number(1) : Number();
+                      });
         team.barrier();
       }
 
       /** Keep the integrated DoF value i in the cell's local results. */
-      DEAL_II_GPU_HOST_DEVICE void
-      store_local_result(const unsigned int i)
+      DEAL_II_GPU_HOST_DEVICE void store_local_result(const unsigned int i)
       {
         const Number *v = values;
         Number       *r = local_results;
-        team.for_each(1, [&](unsigned int) {
-          r[i] = v[(i / n_dofs_per_component) * n_q_points + i % n_dofs_per_component];
-        });
+        team.for_each(1,
+                      [&](unsigned int)
+                      {
+                        r[i] = v[(i / n_dofs_per_component) * n_q_points +
+                                 i % n_dofs_per_component];
+                      });
         team.barrier();
       }
 
       /** Add the local results to dst like distribute_local_to_global(). */
-      DEAL_II_GPU_HOST_DEVICE void
-      distribute_local_results(Number *dst) const
+      DEAL_II_GPU_HOST_DEVICE void distribute_local_results(Number *dst) const
       {
         const unsigned int *indices =
-          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *r       = local_results;
         const bool    atomics = data.use_atomics;
-        team.for_each(dofs_per_cell, [&](unsigned int i) {
-          const unsigned int index = indices[i];
-          if (index != constrained_dof)
-            {
-              if (atomics)
-                atomic_add(dst + index, r[i]);
-              else
-                dst[index] += r[i];
-            }
-        });
+        team.for_each(dofs_per_cell,
+                      [&](unsigned int i)
+                      {
+                        const unsigned int index = indices[i];
+                        if (index != constrained_dof)
+                        {
+                          if (atomics)
+                            atomic_add(dst + index, r[i]);
+                          else
+                            dst[index] += r[i];
+                        }
+                      });
         team.barrier();
       }
 
@@ -257,71 +269,77 @@ namespace dealii
       }
 
       /** As above; the form to use in device code. */
-      DEAL_II_GPU_HOST_DEVICE void
-      evaluate(const bool evaluate_values, const bool evaluate_gradients)
+      DEAL_II_GPU_HOST_DEVICE void evaluate(const bool evaluate_values,
+                                            const bool evaluate_gradients)
       {
         (void)evaluate_values;
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
         for (unsigned int c = 0; c < n_components; ++c)
+        {
+          Number *v = values + c * n_q_points;
+          if (dim == 2)
           {
-            Number *v = values + c * n_q_points;
-            if (dim == 2)
-              {
-                internal::contract<0, false, false>(team, shape, nd, nd, v, buffer0, nq, nd, 1);
-                internal::contract<1, false, false>(team, shape, nd, nd, buffer0, v, nq, nq, 1);
-              }
-            else
-              {
-                internal::contract<0, false, false>(team, shape, nd, nd, v, buffer0, nq, nd, nd);
-                internal::contract<1, false, false>(team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
-                internal::contract<2, false, false>(team, shape, nd, nd, buffer1, v, nq, nq, nq);
-              }
-            if (evaluate_gradients)
-              {
-                Number       *g  = gradients + c * dim * n_q_points;
-                const Number *co = collocation;
-                team.for_each(nq, nq, dim == 3 ? nq : 1,
-                              [&](unsigned int i, unsigned int j, unsigned int k) {
-                                const unsigned int q = i + nq * (j + nq * k);
-                                Number gx = 0, gy = 0, gz = 0;
-                                for (unsigned int m = 0; m < nq; ++m)
-                                  {
-                                    gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
-                                    gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
-                                    if (dim == 3)
-                                      gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
-                                  }
-                                g[q]              = gx;
-                                g[n_q_points + q] = gy;
-                                if (dim == 3)
-                                  g[2 * n_q_points + q] = gz;
-                              });
-                team.barrier();
-              }
+            internal::contract<0, false, false>(
+                team, shape, nd, nd, v, buffer0, nq, nd, 1);
+            internal::contract<1, false, false>(
+                team, shape, nd, nd, buffer0, v, nq, nq, 1);
           }
+          else
+          {
+            internal::contract<0, false, false>(
+                team, shape, nd, nd, v, buffer0, nq, nd, nd);
+            internal::contract<1, false, false>(
+                team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
+            internal::contract<2, false, false>(
+                team, shape, nd, nd, buffer1, v, nq, nq, nq);
+          }
+          if (evaluate_gradients)
+          {
+            Number       *g  = gradients + c * dim * n_q_points;
+            const Number *co = collocation;
+            team.for_each(nq,
+                          nq,
+                          dim == 3 ? nq : 1,
+                          [&](unsigned int i, unsigned int j, unsigned int k)
+                          {
+                            const unsigned int q  = i + nq * (j + nq * k);
+                            Number             gx = 0, gy = 0, gz = 0;
+                            for (unsigned int m = 0; m < nq; ++m)
+                            {
+                              gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
+                              gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
+                              if (dim == 3)
+                                gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
+                            }
+                            g[q]              = gx;
+                            g[n_q_points + q] = gy;
+                            if (dim == 3)
+                              g[2 * n_q_points + q] = gz;
+                          });
+            team.barrier();
+          }
+        }
       }
 
       /** Run f(*this, q) for every quadrature point q, then a barrier. */
       template <typename F>
-      DEAL_II_GPU_HOST_DEVICE void
-      apply_for_each_quad_point(const F &f)
+      DEAL_II_GPU_HOST_DEVICE void apply_for_each_quad_point(const F &f)
       {
         team.for_each(n_q_points, [&](unsigned int q) { f(*this, q); });
         team.barrier();
       }
 
-      DEAL_II_GPU_HOST_DEVICE value_type
-      get_value(const unsigned int q) const
+      DEAL_II_GPU_HOST_DEVICE value_type get_value(const unsigned int q) const
       {
         if constexpr (n_components == 1)
           return values[q];
         else
-          {
-            value_type v;
-            for (unsigned int c = 0; c < n_components; ++c)
-              v[c] = values[c * n_q_points + q];
-            return v;
-          }
+        {
+          value_type v;
+          for (unsigned int c = 0; c < n_components; ++c)
+            v[c] = values[c * n_q_points + q];
+          return v;
+        }
       }
 
       /** Gradient in real space: J^{-T} times the reference gradient. */
@@ -330,22 +348,21 @@ namespace dealii
       {
         gradient_type result;
         for (unsigned int c = 0; c < n_components; ++c)
+        {
+          const Number *g = gradients + c * dim * n_q_points + q;
+          for (unsigned int e = 0; e < dim; ++e)
           {
-            const Number *g = gradients + c * dim * n_q_points + q;
-            for (unsigned int e = 0; e < dim; ++e)
-              {
-                Number sum = 0;
-                for (unsigned int d = 0; d < dim; ++d)
-                  sum += inverse_jacobian(q, d, e) * g[d * n_q_points];
-                component(result, c)[e] = sum;
-              }
+            Number sum = 0;
+            for (unsigned int d = 0; d < dim; ++d)
+              sum += inverse_jacobian(q, d, e) * g[d * n_q_points];
+            component(result, c)[e] = sum;
           }
+        }
         return result;
       }
 
       /** Divergence (n_components == dim). */
-      DEAL_II_GPU_HOST_DEVICE Number
-      get_divergence(const unsigned int q) const
+      DEAL_II_GPU_HOST_DEVICE Number get_divergence(const unsigned int q) const
       {
         static_assert(n_components == dim, "divergence needs dim components");
         const gradient_type grad = get_gradient(q);
@@ -357,10 +374,11 @@ namespace dealii
 
       /** Symmetric gradient (n_components == dim), as a full tensor. */
       DEAL_II_GPU_HOST_DEVICE Tensor<2, dim, Number>
-      get_symmetric_gradient(const unsigned int q) const
+                              get_symmetric_gradient(const unsigned int q) const
       {
-        static_assert(n_components == dim, "symmetric gradient needs dim components");
-        const gradient_type     grad = get_gradient(q);
+        static_assert(n_components == dim,
+                      "symmetric gradient needs dim components");
+        const gradient_type    grad = get_gradient(q);
         Tensor<2, dim, Number> result;
         for (unsigned int d = 0; d < dim; ++d)
           for (unsigned int e = 0; e < dim; ++e)
@@ -369,8 +387,8 @@ namespace dealii
       }
 
       /** Test with value v (multiplied by JxW here). */
-      DEAL_II_GPU_HOST_DEVICE void
-      submit_value(const value_type &v, const unsigned int q)
+      DEAL_II_GPU_HOST_DEVICE void submit_value(const value_type  &v,
+                                                const unsigned int q)
       {
         const Number jxw = JxW(q);
         if constexpr (n_components == 1)
@@ -381,21 +399,21 @@ namespace dealii
       }
 
       /** Test with the gradient g (J^{-1} g JxW in reference space). */
-      DEAL_II_GPU_HOST_DEVICE void
-      submit_gradient(const gradient_type &grad, const unsigned int q)
+      DEAL_II_GPU_HOST_DEVICE void submit_gradient(const gradient_type &grad,
+                                                   const unsigned int   q)
       {
         const Number jxw = JxW(q);
         for (unsigned int c = 0; c < n_components; ++c)
+        {
+          Number *g = gradients + c * dim * n_q_points + q;
+          for (unsigned int d = 0; d < dim; ++d)
           {
-            Number *g = gradients + c * dim * n_q_points + q;
-            for (unsigned int d = 0; d < dim; ++d)
-              {
-                Number sum = 0;
-                for (unsigned int e = 0; e < dim; ++e)
-                  sum += inverse_jacobian(q, d, e) * component(grad, c)[e];
-                g[d * n_q_points] = sum * jxw;
-              }
+            Number sum = 0;
+            for (unsigned int e = 0; e < dim; ++e)
+              sum += inverse_jacobian(q, d, e) * component(grad, c)[e];
+            g[d * n_q_points] = sum * jxw;
           }
+        }
       }
 
       /** Test with a symmetric tensor (n_components == dim). */
@@ -412,8 +430,8 @@ namespace dealii
       }
 
       /** Test with the divergence (n_components == dim). */
-      DEAL_II_GPU_HOST_DEVICE void
-      submit_divergence(const Number div, const unsigned int q)
+      DEAL_II_GPU_HOST_DEVICE void submit_divergence(const Number       div,
+                                                     const unsigned int q)
       {
         static_assert(n_components == dim, "needs dim components");
         gradient_type grad;
@@ -423,28 +441,25 @@ namespace dealii
         submit_gradient(grad, q);
       }
 
-      DEAL_II_GPU_HOST_DEVICE Number
-      JxW(const unsigned int q) const
+      DEAL_II_GPU_HOST_DEVICE Number JxW(const unsigned int q) const
       {
         return data.JxW[std::size_t(cell) * n_q_points + q];
       }
 
       /** Needs update_quadrature_points in the MatrixFree data. */
       DEAL_II_GPU_HOST_DEVICE Point<dim, Number>
-      quadrature_point(const unsigned int q) const
+                              quadrature_point(const unsigned int q) const
       {
         Point<dim, Number> p;
         for (unsigned int d = 0; d < dim; ++d)
-          p[d] = data.quadrature_points[(std::size_t(cell) * dim + d) * n_q_points + q];
+          p[d] = data.quadrature_points[(std::size_t(cell) * dim + d) *
+                                            n_q_points +
+                                        q];
         return p;
       }
 
       /** Cell index (to look up per-cell data such as coefficients). */
-      DEAL_II_GPU_HOST_DEVICE unsigned int
-      get_cell() const
-      {
-        return cell;
-      }
+      DEAL_II_GPU_HOST_DEVICE unsigned int get_cell() const { return cell; }
 
       /**
        * Multiply by the test functions and sum over the quadrature points:
@@ -458,74 +473,86 @@ namespace dealii
       }
 
       /** As above; the form to use in device code. */
-      DEAL_II_GPU_HOST_DEVICE void
-      integrate(const bool integrate_values, const bool integrate_gradients)
+      DEAL_II_GPU_HOST_DEVICE void integrate(const bool integrate_values,
+                                             const bool integrate_gradients)
       {
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
         for (unsigned int c = 0; c < n_components; ++c)
+        {
+          Number *v = values + c * n_q_points;
+          if (integrate_gradients)
           {
-            Number *v = values + c * n_q_points;
-            if (integrate_gradients)
-              {
-                const Number *g  = gradients + c * dim * n_q_points;
-                const Number *co = collocation;
-                const bool    with_values = integrate_values;
-                team.for_each(nq, nq, dim == 3 ? nq : 1,
-                              [&](unsigned int i, unsigned int j, unsigned int k) {
-                                const unsigned int q = i + nq * (j + nq * k);
-                                Number sum = with_values ? v[q] : Number();
-                                for (unsigned int m = 0; m < nq; ++m)
-                                  {
-                                    sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
-                                    sum += co[m * nq + j] *
-                                           g[n_q_points + i + nq * (m + nq * k)];
-                                    if (dim == 3)
-                                      sum += co[m * nq + k] *
-                                             g[2 * n_q_points + i + nq * (j + nq * m)];
-                                  }
-                                buffer0[q] = sum;
-                              });
-                team.barrier();
-                team.for_each(n_q_points, [&](unsigned int q) { v[q] = buffer0[q]; });
-                team.barrier();
-              }
-            if (dim == 2)
-              {
-                internal::contract<1, true, false>(team, shape, nd, nq, v, buffer0, nq, nd, 1);
-                internal::contract<0, true, false>(team, shape, nd, nq, buffer0, v, nd, nd, 1);
-              }
-            else
-              {
-                internal::contract<2, true, false>(team, shape, nd, nq, v, buffer0, nq, nq, nd);
-                internal::contract<1, true, false>(team, shape, nd, nq, buffer0, buffer1, nq, nd, nd);
-                internal::contract<0, true, false>(team, shape, nd, nq, buffer1, v, nd, nd, nd);
-              }
+            const Number *g           = gradients + c * dim * n_q_points;
+            const Number *co          = collocation;
+            const bool    with_values = integrate_values;
+            team.for_each(nq,
+                          nq,
+                          dim == 3 ? nq : 1,
+                          [&](unsigned int i, unsigned int j, unsigned int k)
+                          {
+                            const unsigned int q = i + nq * (j + nq * k);
+                            Number sum = with_values ? v[q] : Number();
+                            for (unsigned int m = 0; m < nq; ++m)
+                            {
+                              sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
+                              sum += co[m * nq + j] *
+                                     g[n_q_points + i + nq * (m + nq * k)];
+                              if (dim == 3)
+                                sum +=
+                                    co[m * nq + k] *
+                                    g[2 * n_q_points + i + nq * (j + nq * m)];
+                            }
+                            buffer0[q] = sum;
+                          });
+            team.barrier();
+            team.for_each(n_q_points,
+                          [&](unsigned int q) { v[q] = buffer0[q]; });
+            team.barrier();
           }
+          if (dim == 2)
+          {
+            internal::contract<1, true, false>(
+                team, shape, nd, nq, v, buffer0, nq, nd, 1);
+            internal::contract<0, true, false>(
+                team, shape, nd, nq, buffer0, v, nd, nd, 1);
+          }
+          else
+          {
+            internal::contract<2, true, false>(
+                team, shape, nd, nq, v, buffer0, nq, nq, nd);
+            internal::contract<1, true, false>(
+                team, shape, nd, nq, buffer0, buffer1, nq, nd, nd);
+            internal::contract<0, true, false>(
+                team, shape, nd, nq, buffer1, v, nd, nd, nd);
+          }
+        }
       }
 
       /**
        * Add the cell's contributions to dst (atomically unless the data
        * was built with coloring); constrained DoFs are skipped.
        */
-      DEAL_II_GPU_HOST_DEVICE void
-      distribute_local_to_global(Number *dst) const
+      DEAL_II_GPU_HOST_DEVICE void distribute_local_to_global(Number *dst) const
       {
         const unsigned int *indices =
-          data.dof_indices + std::size_t(cell) * dofs_per_cell;
+            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v       = values;
         const bool    atomics = data.use_atomics;
-        team.for_each(dofs_per_cell, [&](unsigned int i) {
-          const unsigned int index = indices[i];
-          if (index != constrained_dof)
-            {
-              const Number contribution =
-                v[(i / n_dofs_per_component) * n_q_points + i % n_dofs_per_component];
-              if (atomics)
-                atomic_add(dst + index, contribution);
-              else
-                dst[index] += contribution;
-            }
-        });
+        team.for_each(dofs_per_cell,
+                      [&](unsigned int i)
+                      {
+                        const unsigned int index = indices[i];
+                        if (index != constrained_dof)
+                        {
+                          const Number contribution =
+                              v[(i / n_dofs_per_component) * n_q_points +
+                                i % n_dofs_per_component];
+                          if (atomics)
+                            atomic_add(dst + index, contribution);
+                          else
+                            dst[index] += contribution;
+                        }
+                      });
         team.barrier();
       }
 
@@ -535,20 +562,18 @@ namespace dealii
                        const unsigned int d,
                        const unsigned int e) const
       {
-        return data.inverse_jacobian[(std::size_t(cell) * dim * dim + d * dim + e) *
-                                       n_q_points +
-                                     q];
+        return data.inverse_jacobian
+            [(std::size_t(cell) * dim * dim + d * dim + e) * n_q_points + q];
       }
 
       template <typename T>
-      static DEAL_II_GPU_HOST_DEVICE auto &
-      component(T &t, const unsigned int c)
+      static DEAL_II_GPU_HOST_DEVICE auto &component(T &t, const unsigned int c)
       {
         if constexpr (n_components == 1)
-          {
-            (void)c;
-            return t;
-          }
+        {
+          (void)c;
+          return t;
+        }
         else
           return t[c];
       }
@@ -567,10 +592,9 @@ namespace dealii
 
     template <int dim, typename Number>
     template <typename Functor>
-    void
-    MatrixFree<dim, Number>::cell_loop(const Functor        &functor,
-                                       const Vector<Number> &src,
-                                       Vector<Number>       &dst) const
+    void MatrixFree<dim, Number>::cell_loop(const Functor        &functor,
+                                            const Vector<Number> &src,
+                                            Vector<Number>       &dst) const
     {
       internal::check_functor_constants(Functor::fe_degree,
                                         Functor::n_q_points_1d,
@@ -578,17 +602,19 @@ namespace dealii
                                         data.fe_degree,
                                         data.n_q_points_1d,
                                         data.n_components);
-      AssertThrow(src.size() == partitioner->size() &&
-                    dst.size() == partitioner->size() &&
-                    src.locally_owned_size() == partitioner->locally_owned_size() &&
-                    dst.locally_owned_size() == partitioner->locally_owned_size(),
-                  ExcVectorLayoutMismatch(src.size(), partitioner->size(),
-                                          dst.locally_owned_size(),
-                                          partitioner->locally_owned_size()));
+      AssertThrow(
+          src.size() == partitioner->size() &&
+              dst.size() == partitioner->size() &&
+              src.locally_owned_size() == partitioner->locally_owned_size() &&
+              dst.locally_owned_size() == partitioner->locally_owned_size(),
+          ExcVectorLayoutMismatch(src.size(),
+                                  partitioner->size(),
+                                  dst.locally_owned_size(),
+                                  partitioner->locally_owned_size()));
       AssertThrow(src.get_partitioner()->n_ghost_indices() ==
-                      partitioner->n_ghost_indices() &&
-                    dst.get_partitioner()->n_ghost_indices() ==
-                      partitioner->n_ghost_indices(),
+                          partitioner->n_ghost_indices() &&
+                      dst.get_partitioner()->n_ghost_indices() ==
+                          partitioner->n_ghost_indices(),
                   ExcMessage("cell_loop needs vectors from "
                              "MatrixFree::initialize_dof_vector()"));
       const bool src_had_ghosts = src.has_ghost_elements();
@@ -597,21 +623,21 @@ namespace dealii
       const unsigned int nq = data.n_q_points_1d;
       const TeamShape    shape{nq, nq, dim == 3 ? nq : 1u};
       const std::size_t  scratch = internal::cell_scratch_bytes<dim, Number>(
-        data.fe_degree, data.n_q_points_1d, data.n_components);
+          data.fe_degree, data.n_q_points_1d, data.n_components);
       const MatrixFreeData<dim, Number> d = data;
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();
       for (const auto &color : colors)
-        {
-          const unsigned int first = color.first;
-          parallel_for_teams("MatrixFree::cell_loop",
-                             color.second - color.first,
-                             shape,
-                             scratch,
-                             [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team) {
-                               functor(team, first + team.team_index(), d, s, t);
-                             });
-        }
+      {
+        const unsigned int first = color.first;
+        parallel_for_teams("MatrixFree::cell_loop",
+                           color.second - color.first,
+                           shape,
+                           scratch,
+                           [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team) {
+                             functor(team, first + team.team_index(), d, s, t);
+                           });
+      }
       dst.compress(VectorOperation::add);
       if (!src_had_ghosts)
         src.zero_out_ghost_values();

@@ -4,7 +4,6 @@
 #define dealii_gpu_matrix_free_matrix_free_h
 
 #include <dealii-gpu/base/config.h>
-
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/lac/vector.h>
@@ -66,7 +65,8 @@ namespace dealii
       const Number       *quadrature_points;
       /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
       const Number *shape_values;
-      /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q + j]. */
+      /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q +
+       * j]. */
       const Number *collocation_gradients;
     };
 
@@ -93,14 +93,15 @@ namespace dealii
     public:
       struct AdditionalData
       {
-        AdditionalData(const UpdateFlags  mapping_update_flags =
-                         update_gradients | update_JxW_values,
-                       const bool         use_coloring = false,
-                       const unsigned int mg_level = numbers::invalid_unsigned_int)
-          : mapping_update_flags(mapping_update_flags)
-          , use_coloring(use_coloring)
-          , mg_level(mg_level)
-        {}
+        AdditionalData(
+            const UpdateFlags mapping_update_flags = update_gradients |
+                                                     update_JxW_values,
+            const bool         use_coloring = false,
+            const unsigned int mg_level     = numbers::invalid_unsigned_int)
+            : mapping_update_flags(mapping_update_flags),
+              use_coloring(use_coloring), mg_level(mg_level)
+        {
+        }
 
         /** update_quadrature_points stores the points (for coefficients). */
         UpdateFlags mapping_update_flags;
@@ -118,17 +119,15 @@ namespace dealii
        * n_q_points_1d >= fe_degree + 1; the cell rule is its tensor product.
        */
       template <typename ConstraintNumber>
-      void
-      reinit(const Mapping<dim, dim>                   &mapping,
-             const DoFHandler<dim, dim>                &dof_handler,
-             const AffineConstraints<ConstraintNumber> &constraints,
-             const Quadrature<1>             &quadrature,
-             const AdditionalData            &additional_data = AdditionalData());
+      void reinit(const Mapping<dim, dim>                   &mapping,
+                  const DoFHandler<dim, dim>                &dof_handler,
+                  const AffineConstraints<ConstraintNumber> &constraints,
+                  const Quadrature<1>                       &quadrature,
+                  const AdditionalData &additional_data = AdditionalData());
 
       /** Vector with the ghost layout the cell loop needs. */
       template <typename VectorNumber>
-      void
-      initialize_dof_vector(Vector<VectorNumber> &vector) const;
+      void initialize_dof_vector(Vector<VectorNumber> &vector) const;
 
       const std::shared_ptr<const Utilities::MPI::Partitioner> &
       get_vector_partitioner() const;
@@ -139,25 +138,23 @@ namespace dealii
        * (compress(add)). The functor provides
        *   static constexpr unsigned int fe_degree, n_q_points_1d, n_components;
        *   DEAL_II_GPU_HOST_DEVICE void operator()(const GPU::TeamMember &team,
-       *     const unsigned int cell, const GPU::MatrixFreeData<dim, Number> &data,
-       *     const Number *src, Number *dst) const;
-       * and is typically built on GPU::FEEvaluation. Its constants must
-       * match the data (checked). dst is added to, not overwritten.
+       *     const unsigned int cell, const GPU::MatrixFreeData<dim, Number>
+       * &data, const Number *src, Number *dst) const; and is typically built on
+       * GPU::FEEvaluation. Its constants must match the data (checked). dst is
+       * added to, not overwritten.
        */
       template <typename Functor>
-      void
-      cell_loop(const Functor        &functor,
-                const Vector<Number> &src,
-                Vector<Number>       &dst) const;
+      void cell_loop(const Functor        &functor,
+                     const Vector<Number> &src,
+                     Vector<Number>       &dst) const;
 
       /** dst[i] = src[i] for the locally owned constrained DoFs. */
-      void
-      copy_constrained_values(const Vector<Number> &src,
-                              Vector<Number>       &dst) const;
+      void copy_constrained_values(const Vector<Number> &src,
+                                   Vector<Number>       &dst) const;
 
       /** dst[i] = value for the locally owned constrained DoFs. */
-      void
-      set_constrained_values(const Number value, Vector<Number> &dst) const;
+      void set_constrained_values(const Number    value,
+                                  Vector<Number> &dst) const;
 
       /**
        * Evaluate a coefficient at every quadrature point of every cell (on
@@ -165,32 +162,25 @@ namespace dealii
        * update_quadrature_points) into @p values, laid out [cell * n_q + q].
        */
       template <typename CoefficientFunction>
-      void
-      evaluate_coefficient(const CoefficientFunction &coefficient,
-                           Array<Number>             &values) const;
+      void evaluate_coefficient(const CoefficientFunction &coefficient,
+                                Array<Number>             &values) const;
 
       /** Device view for cell functors. */
-      const MatrixFreeData<dim, Number> &
-      get_data() const;
+      const MatrixFreeData<dim, Number> &get_data() const;
 
-      unsigned int
-      n_cells() const;
+      unsigned int n_cells() const;
 
-      unsigned int
-      get_fe_degree() const;
+      unsigned int get_fe_degree() const;
 
-      unsigned int
-      get_n_q_points_1d() const;
+      unsigned int get_n_q_points_1d() const;
 
-      unsigned int
-      n_components() const;
+      unsigned int n_components() const;
 
       /** Colors: ranges of cells that can be processed without atomics. */
       const std::vector<std::pair<unsigned int, unsigned int>> &
       get_colors() const;
 
-      std::size_t
-      memory_consumption() const;
+      std::size_t memory_consumption() const;
 
     private:
       MatrixFreeData<dim, Number>                        data;
@@ -211,18 +201,16 @@ namespace dealii
     {
       // Raises ExcNotSupportedByMatrixFree when a functor's compile-time
       // constants do not match the data.
-      void
-      check_functor_constants(const unsigned int fe_degree,
-                              const unsigned int n_q_points_1d,
-                              const unsigned int n_components,
-                              const unsigned int data_fe_degree,
-                              const unsigned int data_n_q_points_1d,
-                              const unsigned int data_n_components);
+      void check_functor_constants(const unsigned int fe_degree,
+                                   const unsigned int n_q_points_1d,
+                                   const unsigned int n_components,
+                                   const unsigned int data_fe_degree,
+                                   const unsigned int data_n_q_points_1d,
+                                   const unsigned int data_n_components);
 
       // Team shape and scratch size of the cell kernel (see FEEvaluation).
       template <int dim>
-      constexpr unsigned int
-      team_extent(const unsigned int n_q_points_1d)
+      constexpr unsigned int team_extent(const unsigned int n_q_points_1d)
       {
         return n_q_points_1d;
       }
@@ -230,22 +218,19 @@ namespace dealii
 
     template <int dim, typename Number>
     template <typename VectorNumber>
-    void
-    MatrixFree<dim, Number>::initialize_dof_vector(
-      Vector<VectorNumber> &vector) const
+    void MatrixFree<dim, Number>::initialize_dof_vector(
+        Vector<VectorNumber> &vector) const
     {
       vector.reinit(partitioner);
     }
 
     template <int dim, typename Number>
     template <typename CoefficientFunction>
-    void
-    MatrixFree<dim, Number>::evaluate_coefficient(
-      const CoefficientFunction &coefficient,
-      Array<Number>             &values) const
+    void MatrixFree<dim, Number>::evaluate_coefficient(
+        const CoefficientFunction &coefficient, Array<Number> &values) const
     {
       AssertThrow(host_quadrature_points.size() ==
-                    std::size_t(data.n_cells) * data.n_q_points,
+                      std::size_t(data.n_cells) * data.n_q_points,
                   ExcMessage("evaluate_coefficient needs the quadrature points:"
                              " reinit with update_quadrature_points."));
       std::vector<Number> host(host_quadrature_points.size());

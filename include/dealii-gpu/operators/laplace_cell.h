@@ -23,8 +23,7 @@ namespace dealii
       const Number *reaction           = nullptr;
       Number        reaction_constant  = Number();
 
-      DEAL_II_GPU_HOST_DEVICE bool
-      has_reaction() const
+      DEAL_II_GPU_HOST_DEVICE bool has_reaction() const
       {
         return reaction != nullptr || reaction_constant != Number();
       }
@@ -37,18 +36,25 @@ namespace dealii
                                  FEEval                            &phi,
                                  const unsigned int                 q)
     {
-      const std::size_t index = std::size_t(phi.get_cell()) * phi.n_q_points + q;
-      const Number      a = k.diffusion != nullptr ? k.diffusion[index] : k.diffusion_constant;
+      const std::size_t index =
+          std::size_t(phi.get_cell()) * phi.n_q_points + q;
+      const Number a =
+          k.diffusion != nullptr ? k.diffusion[index] : k.diffusion_constant;
       phi.submit_gradient(a * phi.get_gradient(q), q);
       if (k.has_reaction())
-        {
-          const Number c = k.reaction != nullptr ? k.reaction[index] : k.reaction_constant;
-          phi.submit_value(c * phi.get_value(q), q);
-        }
+      {
+        const Number c =
+            k.reaction != nullptr ? k.reaction[index] : k.reaction_constant;
+        phi.submit_value(c * phi.get_value(q), q);
+      }
     }
 
     /** dst += A_cell src on every cell. */
-    template <int dim, int degree, int n_comp, typename Number, int n_q_1d = degree + 1>
+    template <int dim,
+              int degree,
+              int n_comp,
+              typename Number,
+              int n_q_1d = degree + 1>
     struct LaplaceCell
     {
       static constexpr unsigned int fe_degree     = degree;
@@ -70,14 +76,19 @@ namespace dealii
         phi.evaluate(reaction, true);
         const LaplaceCoefficients<Number> k = coefficients;
         phi.apply_for_each_quad_point(
-          [&](auto &p, const unsigned int q) { laplace_quadrature_operation(k, p, q); });
+            [&](auto &p, const unsigned int q)
+            { laplace_quadrature_operation(k, p, q); });
         phi.integrate(reaction, true);
         phi.distribute_local_to_global(dst);
       }
     };
 
     /** dst += diagonal of A_cell on every cell (src is not read). */
-    template <int dim, int degree, int n_comp, typename Number, int n_q_1d = degree + 1>
+    template <int dim,
+              int degree,
+              int n_comp,
+              typename Number,
+              int n_q_1d = degree + 1>
     struct LaplaceDiagonalCell
     {
       static constexpr unsigned int fe_degree     = degree;
@@ -94,18 +105,19 @@ namespace dealii
                  Number *dst) const
       {
         using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
-        FEEval                            phi(team, cell, data);
-        const bool                        reaction = coefficients.has_reaction();
-        const LaplaceCoefficients<Number> k        = coefficients;
+        FEEval     phi(team, cell, data);
+        const bool reaction                 = coefficients.has_reaction();
+        const LaplaceCoefficients<Number> k = coefficients;
         for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
-          {
-            phi.set_unit_dof_values(i);
-            phi.evaluate(reaction, true);
-            phi.apply_for_each_quad_point(
-              [&](auto &p, const unsigned int q) { laplace_quadrature_operation(k, p, q); });
-            phi.integrate(reaction, true);
-            phi.store_local_result(i);
-          }
+        {
+          phi.set_unit_dof_values(i);
+          phi.evaluate(reaction, true);
+          phi.apply_for_each_quad_point(
+              [&](auto &p, const unsigned int q)
+              { laplace_quadrature_operation(k, p, q); });
+          phi.integrate(reaction, true);
+          phi.store_local_result(i);
+        }
         phi.distribute_local_results(dst);
       }
     };

@@ -26,7 +26,10 @@ namespace dealii
      * deal.II's MatrixFreeOperators do, so CG with zero boundary values in
      * the right-hand side keeps them.
      */
-    template <int dim, int degree, typename Number = double, int n_components = 1>
+    template <int dim,
+              int degree,
+              typename Number  = double,
+              int n_components = 1>
     class LaplaceOperator : public Subscriptor
     {
     public:
@@ -45,52 +48,52 @@ namespace dealii
              const AffineConstraints<ConstraintNumber>       &constraints,
              const std::function<double(const Point<dim> &)> &diffusion,
              const std::function<double(const Point<dim> &)> &reaction = {},
-             const unsigned int mg_level = numbers::invalid_unsigned_int,
+             const unsigned int mg_level     = numbers::invalid_unsigned_int,
              const bool         use_coloring = false)
       {
         typename MatrixFree<dim, Number>::AdditionalData data(
-          update_gradients | update_JxW_values | update_quadrature_points,
-          use_coloring,
-          mg_level);
-        matrix_free.reinit(mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+            update_gradients | update_JxW_values | update_quadrature_points,
+            use_coloring,
+            mg_level);
+        matrix_free.reinit(
+            mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
         coefficients = LaplaceCoefficients<Number>();
-        matrix_free.evaluate_coefficient(
-          [&](const Point<dim> &p) { return Number(diffusion(p)); }, diffusion_values);
+        matrix_free.evaluate_coefficient([&](const Point<dim> &p)
+                                         { return Number(diffusion(p)); },
+                                         diffusion_values);
         coefficients.diffusion = diffusion_values.data();
         if (reaction)
-          {
-            matrix_free.evaluate_coefficient(
-              [&](const Point<dim> &p) { return Number(reaction(p)); }, reaction_values);
-            coefficients.reaction = reaction_values.data();
-          }
+        {
+          matrix_free.evaluate_coefficient([&](const Point<dim> &p)
+                                           { return Number(reaction(p)); },
+                                           reaction_values);
+          coefficients.reaction = reaction_values.data();
+        }
       }
 
-      void
-      initialize_dof_vector(VectorType &vector) const
+      void initialize_dof_vector(VectorType &vector) const
       {
         matrix_free.initialize_dof_vector(vector);
       }
 
       /** dst = A src (constrained rows: dst = src). */
-      void
-      vmult(VectorType &dst, const VectorType &src) const
+      void vmult(VectorType &dst, const VectorType &src) const
       {
         dst = Number();
-        matrix_free.cell_loop(LaplaceCell<dim, degree, n_components, Number>{coefficients},
-                              src,
-                              dst);
+        matrix_free.cell_loop(
+            LaplaceCell<dim, degree, n_components, Number>{coefficients},
+            src,
+            dst);
         matrix_free.copy_constrained_values(src, dst);
       }
 
-      void
-      Tvmult(VectorType &dst, const VectorType &src) const
+      void Tvmult(VectorType &dst, const VectorType &src) const
       {
         vmult(dst, src);
       }
 
       /** dst += A src. */
-      void
-      vmult_add(VectorType &dst, const VectorType &src) const
+      void vmult_add(VectorType &dst, const VectorType &src) const
       {
         VectorType tmp;
         tmp.reinit(dst, true);
@@ -100,14 +103,14 @@ namespace dealii
 
       /** The inverse of the diagonal (1 on constrained rows), computed on
        *  the device cell by cell with unit vectors. */
-      void
-      compute_inverse_diagonal(VectorType &inverse_diagonal) const
+      void compute_inverse_diagonal(VectorType &inverse_diagonal) const
       {
         initialize_dof_vector(inverse_diagonal);
         matrix_free.cell_loop(
-          LaplaceDiagonalCell<dim, degree, n_components, Number>{coefficients},
-          inverse_diagonal,
-          inverse_diagonal);
+            LaplaceDiagonalCell<dim, degree, n_components, Number>{
+                coefficients},
+            inverse_diagonal,
+            inverse_diagonal);
         matrix_free.set_constrained_values(Number(1), inverse_diagonal);
         Number *d = inverse_diagonal.get_values();
         parallel_for("LaplaceOperator::compute_inverse_diagonal",
@@ -117,36 +120,31 @@ namespace dealii
                      });
       }
 
-      size_type
-      m() const
+      size_type m() const
       {
         return matrix_free.get_vector_partitioner()->size();
       }
 
-      size_type
-      n() const
-      {
-        return m();
-      }
+      size_type n() const { return m(); }
 
-      /** Not available for a matrix-free operator (deal.II's templates name it). */
-      Number
-      el(const size_type, const size_type) const
+      /** Not available for a matrix-free operator (deal.II's templates name
+       * it). */
+      Number el(const size_type, const size_type) const
       {
-        AssertThrow(false, ExcMessage("LaplaceOperator is matrix-free: no el()"));
+        AssertThrow(false,
+                    ExcMessage("LaplaceOperator is matrix-free: no el()"));
         return Number();
       }
 
-      const MatrixFree<dim, Number> &
-      get_matrix_free() const
+      const MatrixFree<dim, Number> &get_matrix_free() const
       {
         return matrix_free;
       }
 
-      std::size_t
-      memory_consumption() const
+      std::size_t memory_consumption() const
       {
-        return matrix_free.memory_consumption() + diffusion_values.memory_consumption() +
+        return matrix_free.memory_consumption() +
+               diffusion_values.memory_consumption() +
                reaction_values.memory_consumption();
       }
 

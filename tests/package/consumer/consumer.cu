@@ -11,10 +11,10 @@ main(int argc, char **argv)
   dealii::GPU::Device::initialize(argc, argv);
   dealii::GPU::Vector<double> v(10);
   double                     *x = v.get_values();
-  dealii::GPU::parallel_for("square", 10,
-                            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                              x[i] = double(i + 1) * (i + 1);
-                            });
+  dealii::GPU::parallel_for("square",
+                            10,
+                            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                            { x[i] = double(i + 1) * (i + 1); });
   std::cout << "sum of squares " << v.l1_norm() << ": "
             << (v.l1_norm() == 385. ? "yes" : "no") << std::endl;
 }
