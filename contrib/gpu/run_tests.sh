@@ -66,7 +66,7 @@ done
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
-    for test in base/team_kernels lac/vector_operations matrix_free/laplace_vs_cpu matrix_free/diagonal_vs_cpu; do
+    for test in base/team_kernels lac/vector_operations matrix_free/laplace_vs_cpu matrix_free/diagonal_vs_cpu matrix_free/laplace_vs_sparse_matrix; do
       dir=$(mktemp -d)
       (cd "$dir" && compute-sanitizer --tool $tool --error-exitcode 9 "$app/bin/$test" < /dev/null > "$logs/sanitizer_${tool}_${test//\//_}.log" 2>&1); rc=$?
       if [ $rc = 0 ]; then result=passed; passed=$((passed + 1)); else result=FAILED; failed=$((failed + 1)); fi
