@@ -4,6 +4,11 @@
 // growing meshes of the ball (MappingQ) or the cube.
 //
 //   operator_throughput [parameters.prm] [--device=cuda|host]
+//   mpirun -np 16 operator_throughput cpu.prm   (Implementation = deal.II-cpu)
+//
+// Implementation "gpu" runs GPU::MatrixFree on the active backend;
+// "deal.II-cpu" runs the same operator with deal.II's CPU MatrixFree (the
+// Debian build: no SIMD, no threads, so one MPI rank per core), double only.
 //
 // Each figure is the median of the repetitions after a warm-up. The bytes a
 // vmult must move at least (vectors, DoF indices, inverse Jacobians, JxW,
@@ -21,6 +26,9 @@
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +47,7 @@ struct Parameters
   double                    min_dofs = 1e5, max_dofs = 1e8;
   unsigned int              repetitions = 20;
   bool                      coloring    = false;
+  std::string               implementation;
   std::string               output_file;
 
   void declare(ParameterHandler &prm)
@@ -62,6 +71,11 @@ struct Parameters
                       "false",
                       Patterns::Bool(),
                       "graph coloring instead of atomic additions");
+    prm.declare_entry(
+        "Implementation",
+        "gpu",
+        Patterns::Selection("gpu|deal.II-cpu"),
+        "gpu: GPU::MatrixFree; deal.II-cpu: deal.II's MatrixFree");
     prm.declare_entry("Output file",
                       "operator_throughput.csv",
                       Patterns::FileName(Patterns::FileName::output));
@@ -73,13 +87,14 @@ struct Parameters
     degrees.clear();
     for (const auto &s : Utilities::split_string_list(prm.get("Degrees")))
       degrees.push_back(Utilities::string_to_int(s));
-    number_types = Utilities::split_string_list(prm.get("Number types"));
-    mesh         = prm.get("Mesh");
-    min_dofs     = prm.get_double("Min DoFs");
-    max_dofs     = prm.get_double("Max DoFs");
-    repetitions  = prm.get_integer("Repetitions");
-    coloring     = prm.get_bool("Coloring");
-    output_file  = prm.get("Output file");
+    number_types   = Utilities::split_string_list(prm.get("Number types"));
+    mesh           = prm.get("Mesh");
+    min_dofs       = prm.get_double("Min DoFs");
+    max_dofs       = prm.get_double("Max DoFs");
+    repetitions    = prm.get_integer("Repetitions");
+    coloring       = prm.get_bool("Coloring");
+    implementation = prm.get("Implementation");
+    output_file    = prm.get("Output file");
   }
 };
 
@@ -112,6 +127,69 @@ median_seconds(const unsigned int repetitions, const F &f)
   std::nth_element(
       times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
+}
+
+// The same operator with deal.II's CPU MatrixFree: seconds per vmult.
+template <int dim, int degree>
+double
+cpu_vmult_seconds(const Mapping<dim>              &mapping,
+                  const DoFHandler<dim>           &dof_handler,
+                  const AffineConstraints<double> &constraints,
+                  const unsigned int               repetitions)
+{
+  using CPUMatrixFree = dealii::MatrixFree<dim, double>;
+  using VectorType    = LinearAlgebra::distributed::Vector<double>;
+  using FEEval        = FEEvaluation<dim, degree, degree + 1, 1, double>;
+  typename CPUMatrixFree::AdditionalData data;
+  data.mapping_update_flags =
+      update_gradients | update_JxW_values | update_quadrature_points;
+  CPUMatrixFree matrix_free;
+  matrix_free.reinit(
+      mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+  FEEval                            phi(matrix_free);
+  Table<2, VectorizedArray<double>> coefficient(matrix_free.n_cell_batches(),
+                                                phi.n_q_points);
+  for (unsigned int cell = 0; cell < matrix_free.n_cell_batches(); ++cell)
+  {
+    phi.reinit(cell);
+    for (unsigned int q = 0; q < phi.n_q_points; ++q)
+    {
+      const auto p = phi.quadrature_point(q);
+      for (unsigned int v = 0; v < VectorizedArray<double>::size(); ++v)
+      {
+        Point<dim> x;
+        for (unsigned int d = 0; d < dim; ++d)
+          x[d] = p[d][v];
+        coefficient(cell, q)[v] = 1. / (0.05 + 2. * x.norm_square());
+      }
+    }
+  }
+  VectorType src, dst;
+  matrix_free.initialize_dof_vector(src);
+  matrix_free.initialize_dof_vector(dst);
+  src = 1.;
+  const std::function<void(const CPUMatrixFree &,
+                           VectorType &,
+                           const VectorType &,
+                           const std::pair<unsigned int, unsigned int> &)>
+      cell_operation = [&](const CPUMatrixFree                         &data,
+                           VectorType                                  &dst,
+                           const VectorType                            &src,
+                           const std::pair<unsigned int, unsigned int> &range)
+  {
+    FEEval phi(data);
+    for (unsigned int cell = range.first; cell < range.second; ++cell)
+    {
+      phi.reinit(cell);
+      phi.gather_evaluate(src, EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q)
+        phi.submit_gradient(coefficient(cell, q) * phi.get_gradient(q), q);
+      phi.integrate_scatter(EvaluationFlags::gradients, dst);
+    }
+  };
+  return median_seconds(
+      repetitions,
+      [&] { matrix_free.cell_loop(cell_operation, dst, src, true); });
 }
 
 template <int dim, int degree, typename Number>
@@ -152,6 +230,38 @@ run(const Parameters &param, std::vector<Row> &rows)
     DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
     constraints.close();
 
+    const std::uint64_t n_cells = tria.n_global_active_cells();
+    const double        n_q     = std::pow(degree + 1, dim);
+    // Least bytes: src read, dst zeroed, read and written, per-cell data.
+    const double bytes = sizeof(Number) * 4. * dof_handler.n_dofs() +
+                         n_cells * (4. * std::pow(degree + 1, dim) +
+                                    sizeof(Number) * n_q * (dim * dim + 2));
+    if (param.implementation == "deal.II-cpu")
+    {
+      AssertThrow(
+          sizeof(Number) == 8,
+          ExcMessage("the deal.II-cpu implementation runs double only"));
+      const double seconds = cpu_vmult_seconds<dim, degree>(
+          mapping, dof_handler, constraints, param.repetitions);
+      const double setup = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+      rows.push_back({dim,
+                      degree,
+                      "double",
+                      n_cells,
+                      dof_handler.n_dofs(),
+                      setup,
+                      seconds,
+                      bytes});
+      if (root)
+        std::cout << "  Q" << degree << " deal.II-cpu " << n_cells << " cells "
+                  << dof_handler.n_dofs() << " DoFs: " << std::scientific
+                  << std::setprecision(3) << dof_handler.n_dofs() / seconds
+                  << " DoFs/s" << std::defaultfloat << std::endl;
+      continue;
+    }
+
     GPU::MatrixFree<dim, Number> matrix_free;
     matrix_free.reinit(
         mapping,
@@ -185,13 +295,7 @@ run(const Parameters &param, std::vector<Row> &rows)
                          dst = Number();
                          matrix_free.cell_loop(cell, src, dst);
                        });
-    const std::uint64_t cells = Utilities::MPI::sum<std::uint64_t>(
-        matrix_free.n_cells(), MPI_COMM_WORLD);
-    const double n_q = std::pow(degree + 1, dim);
-    // Least bytes: src read, dst zeroed, read and written, per-cell data.
-    const double bytes = sizeof(Number) * 4. * dof_handler.n_dofs() +
-                         cells * (4. * std::pow(degree + 1, dim) +
-                                  sizeof(Number) * n_q * (dim * dim + 2));
+    const std::uint64_t cells = n_cells;
     rows.push_back({dim,
                     degree,
                     sizeof(Number) == 8 ? "double" : "float",
@@ -251,6 +355,16 @@ main(int argc, char **argv)
 
     // Copy bandwidth of this device, the ceiling for the operator.
     double copy_rate = 0;
+    if (param.implementation == "deal.II-cpu")
+    {
+      // Memory bandwidth of the CPU: all ranks copy at once.
+      const unsigned int p = Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+      LinearAlgebra::distributed::Vector<double> a(std::size_t(5e7) / p), b(a);
+      a              = 1.;
+      const double t = median_seconds(param.repetitions, [&] { b = a; });
+      copy_rate      = 2. * 5e7 * sizeof(double) / t;
+    }
+    else
     {
       GPU::Vector<double> a(std::size_t(5e7)), b(std::size_t(5e7));
       a              = 1.;
@@ -266,7 +380,11 @@ main(int argc, char **argv)
       copy_rate = 2. * 5e7 * sizeof(double) / t;
     }
     if (root)
-      std::cout << "operator_throughput on " << GPU::Device::description()
+      std::cout << "operator_throughput on "
+                << (param.implementation == "gpu"
+                        ? GPU::Device::description()
+                        : std::string("deal.II's CPU MatrixFree (unvectorized "
+                                      "build, one MPI rank per core)"))
                 << ", " << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
                 << " MPI rank(s); copy bandwidth " << copy_rate / 1e9 << " GB/s"
                 << std::endl;
@@ -302,8 +420,10 @@ main(int argc, char **argv)
                   << r.dofs / r.seconds << std::fixed << std::setprecision(0)
                   << std::setw(7) << rate / 1e9 << std::setw(8)
                   << 100 * rate / copy_rate << "%" << std::defaultfloat << "\n";
-        csv << GPU::to_string(GPU::Device::backend()) << ','
-            << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
+        csv << (param.implementation == "gpu"
+                    ? GPU::to_string(GPU::Device::backend())
+                    : param.implementation)
+            << ',' << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
             << param.mesh << ',' << r.dim << ',' << r.degree << ',' << r.number
             << ',' << r.cells << ',' << r.dofs << ',' << r.setup_seconds << ','
             << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes << ','
