@@ -30,6 +30,7 @@
 #include <deal.II/matrix_free/fe_evaluation.h>
 #include <deal.II/matrix_free/matrix_free.h>
 
+#include "benchmark_timing.h"
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -105,29 +106,6 @@ struct Row
   std::uint64_t cells, dofs;
   double        setup_seconds, seconds, bytes;
 };
-
-template <typename F>
-double
-median_seconds(const unsigned int repetitions, const F &f)
-{
-  f();
-  GPU::Device::synchronize();
-  std::vector<double> times;
-  for (unsigned int r = 0; r < repetitions; ++r)
-  {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    GPU::Device::synchronize();
-    times.push_back(Utilities::MPI::max(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count(),
-        MPI_COMM_WORLD));
-  }
-  std::nth_element(
-      times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
 
 // The same operator with deal.II's CPU MatrixFree: seconds per vmult.
 template <int dim, int degree>

@@ -14,6 +14,7 @@
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/utilities.h>
 
+#include "benchmark_timing.h"
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -72,29 +73,6 @@ struct Row
   double        bytes;
 };
 
-template <typename F>
-double
-median_seconds(const unsigned int repetitions, const MPI_Comm comm, const F &f)
-{
-  f(); // warm-up
-  GPU::Device::synchronize();
-  std::vector<double> times;
-  for (unsigned int r = 0; r < repetitions; ++r)
-  {
-    MPI_Barrier(comm);
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    GPU::Device::synchronize();
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    times.push_back(Utilities::MPI::max(t, comm));
-  }
-  std::nth_element(
-      times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
 template <typename Number>
 void
 run(const std::uint64_t n, const Parameters &param, std::vector<Row> &rows)
@@ -131,7 +109,6 @@ run(const std::uint64_t n, const Parameters &param, std::vector<Row> &rows)
       };
   add_row("copy",
           median_seconds(reps,
-                         comm,
                          [&]
                          {
                            GPU::Memory::copy_within(x.backend(),
@@ -141,21 +118,17 @@ run(const std::uint64_t n, const Parameters &param, std::vector<Row> &rows)
                                                         sizeof(Number));
                          }),
           2 * dn * s);
-  add_row("add",
-          median_seconds(reps, comm, [&] { x.add(Number(1e-3), y); }),
+  add_row(
+      "add", median_seconds(reps, [&] { x.add(Number(1e-3), y); }), 3 * dn * s);
+  add_row("sadd",
+          median_seconds(reps, [&] { x.sadd(Number(0.5), Number(1e-3), y); }),
           3 * dn * s);
   add_row(
-      "sadd",
-      median_seconds(reps, comm, [&] { x.sadd(Number(0.5), Number(1e-3), y); }),
-      3 * dn * s);
-  add_row("dot",
-          median_seconds(reps, comm, [&] { sink = sink + (x * y); }),
-          2 * dn * s);
-  add_row(
-      "add_and_dot",
-      median_seconds(
-          reps, comm, [&] { sink = sink + x.add_and_dot(Number(1e-3), y, z); }),
-      4 * dn * s);
+      "dot", median_seconds(reps, [&] { sink = sink + (x * y); }), 2 * dn * s);
+  add_row("add_and_dot",
+          median_seconds(
+              reps, [&] { sink = sink + x.add_and_dot(Number(1e-3), y, z); }),
+          4 * dn * s);
   if (p > 1)
   {
     const double ghost_bytes =
@@ -163,7 +136,7 @@ run(const std::uint64_t n, const Parameters &param, std::vector<Row> &rows)
                             comm) *
         s;
     add_row("update_ghost_values",
-            median_seconds(reps, comm, [&] { x.update_ghost_values(); }),
+            median_seconds(reps, [&] { x.update_ghost_values(); }),
             ghost_bytes);
   }
 }
