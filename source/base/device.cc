@@ -437,14 +437,20 @@ namespace dealii
         std::abort();
       }
 
-      void check_team_launch(const char       *kernel_name,
-                             const TeamShape  &shape,
-                             const std::size_t scratch_bytes)
+      void check_team_launch(const char        *kernel_name,
+                             const TeamShape   &shape,
+                             const std::size_t  scratch_bytes_per_team,
+                             const unsigned int teams_per_block)
       {
-        AssertThrow(shape.size() >= 1 && shape.size() <= 1024,
+        AssertThrow(teams_per_block >= 1 &&
+                        shape.size() >= 1 &&
+                        shape.size() * teams_per_block <= 1024,
                     ExcMessage(std::string("kernel '") + kernel_name +
-                               "': a team has 1 to 1024 threads, not " +
-                               std::to_string(shape.size())));
+                               "': a block has 1 to 1024 threads, not " +
+                               std::to_string(shape.size()) + " x " +
+                               std::to_string(teams_per_block)));
+        const std::size_t scratch_bytes =
+            (scratch_bytes_per_team + 15) / 16 * 16 * teams_per_block;
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (Device::backend() != Backend::cuda)
           return;

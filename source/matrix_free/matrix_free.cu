@@ -1,6 +1,8 @@
 // GPU::MatrixFree: the data builder (host) and the constrained-value kernels.
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/matrix_free/fe_evaluation.h>
+#include <dealii-gpu/matrix_free/hanging_nodes.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
 #include <deal.II/base/graph_coloring.h>
@@ -13,7 +15,10 @@
 #include <deal.II/fe/mapping.h>
 #include <deal.II/lac/affine_constraints.h>
 
+#include <algorithm>
+#include <numeric>
 #include <sstream>
+#include <unordered_map>
 
 namespace dealii
 {
@@ -42,6 +47,361 @@ namespace dealii
           AssertThrow(false, ExcNotSupportedByMatrixFree(message.str()));
         }
       }
+
+      // Finds the hanging faces and edges of a cell, and the coarse DoFs at
+      // the positions of its parent on them (see hanging_nodes.h).
+      template <int dim>
+      class HangingNodeSetup
+      {
+      public:
+        using CellIterator = typename DoFHandler<dim>::cell_iterator;
+        using Indices      = std::vector<types::global_dof_index>;
+
+        HangingNodeSetup(const DoFHandler<dim>           &dof_handler,
+                         const unsigned int               degree,
+                         const std::vector<unsigned int> &lexicographic)
+            : degree(degree), n(degree + 1)
+        {
+          const auto &fe_q = dynamic_cast<const FE_Q<dim> &>(
+              dof_handler.get_fe().base_element(0));
+          const auto &support = fe_q.get_unit_support_points();
+          interpolation.resize(2 * n * n);
+          for (unsigned int child = 0; child < 2; ++child)
+            for (unsigned int i = 0; i < n; ++i)
+              for (unsigned int j = 0; j < n; ++j)
+              {
+                Point<dim> x;
+                x[0] = 0.5 * (support[lexicographic[i]][0] + child);
+                interpolation[child * n * n + i * n + j] =
+                    fe_q.shape_value(lexicographic[j], x);
+              }
+          // 3D: the child lines of refined edges of active cells, and one
+          // coarse cell holding each such edge.
+          if (dim == 3)
+            for (const auto &cell : dof_handler.active_cell_iterators())
+              if (!cell->is_artificial())
+                for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell;
+                     ++l)
+                  if (cell->line(l)->has_children())
+                    for (unsigned int ch = 0; ch < 2; ++ch)
+                      coarse_edges[cell->line(l)->child_index(ch)] = {cell, l};
+        }
+
+        const std::vector<double> &interpolation_matrices() const
+        {
+          return interpolation;
+        }
+
+        // Returns the mask of the cell (0: nothing hangs) and replaces the
+        // lexicographic DoF indices on hanging faces and edges by the coarse
+        // ones.
+        template <typename LexicographicIndices>
+        unsigned int substitute(const CellIterator         &cell,
+                                const LexicographicIndices &lexicographic_indices,
+                                Indices                    &indices) const
+        {
+          if (cell->level() == 0)
+            return 0;
+          using namespace HangingNodes;
+          const auto parent = cell->parent();
+          AssertThrow(parent->refinement_case() ==
+                          RefinementCase<dim>::isotropic_refinement,
+                      ExcNotSupportedByMatrixFree(
+                          "anisotropic refinement (hanging nodes need "
+                          "isotropically refined parents)"));
+          unsigned int child = 0;
+          while (parent->child(child) != cell)
+            ++child;
+          unsigned int mask = 0;
+          // Faces next to a coarser cell.
+          std::array<CellIterator, dim> face_cell;
+          std::array<unsigned int, dim> face_no{};
+          for (unsigned int f = 0; f < 2 * dim; ++f)
+            if (!cell->at_boundary(f) && cell->neighbor_is_coarser(f))
+            {
+              const unsigned int d = f / 2;
+              AssertThrow(f % 2 == ((child >> d) & 1u),
+                          ExcInternalError());
+              mask |= face_bit(d);
+              face_cell[d] = cell->neighbor(f);
+              face_no[d]   = cell->neighbor_of_coarser_neighbor(f).first;
+            }
+          // Edges on a coarser cell's edge, unless inside a hanging face.
+          std::array<std::pair<CellIterator, unsigned int>, 3> edge;
+          if (dim == 3)
+            for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell;
+                 ++l)
+            {
+              const auto it = coarse_edges.find(cell->line_index(l));
+              if (it == coarse_edges.end())
+                continue;
+              unsigned int d, sides;
+              line_position(l, d, sides);
+              const unsigned int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+              AssertThrow(((sides >> e1) & 1u) == ((child >> e1) & 1u) &&
+                              ((sides >> e2) & 1u) == ((child >> e2) & 1u),
+                          ExcInternalError());
+              if ((mask & (face_bit(e1) | face_bit(e2))) == 0)
+              {
+                mask |= edge_bit(d);
+                edge[d] = it->second;
+              }
+            }
+          if (mask == 0)
+            return 0;
+          mask |= child;
+
+          // Coarse DoFs at the parent's positions.
+          const unsigned int n_lex = Utilities::pow(n, dim);
+          const unsigned int n_comp = indices.size() / n_lex;
+          for (unsigned int e = 0; e < dim; ++e)
+          {
+            if ((mask & face_bit(e)) != 0)
+            {
+              const Indices coarse = lexicographic_indices(face_cell[e]);
+              const auto    map    = face_map(parent, e, child_position(mask, e),
+                                        face_cell[e], face_no[e]);
+              for (unsigned int i = 0; i < n_lex; ++i)
+              {
+                const auto p = position(i);
+                if (p[e] != child_position(mask, e) * degree)
+                  continue;
+                const unsigned int j = map(p);
+                for (unsigned int c = 0; c < n_comp; ++c)
+                  indices[c * n_lex + i] = coarse[c * n_lex + j];
+              }
+            }
+            if (dim == 3 && (mask & edge_bit(e)) != 0)
+            {
+              const Indices coarse = lexicographic_indices(edge[e].first);
+              const unsigned int e1 = (e + 1) % 3, e2 = (e + 2) % 3;
+              // The coarse cell's edge: direction, fixed sides, and whether
+              // it runs like the parent's edge.
+              unsigned int dc, sides_c;
+              line_position(edge[e].second, dc, sides_c);
+              const unsigned int start_parent =
+                  parent->vertex_index((child_position(mask, e1) << e1) |
+                                       (child_position(mask, e2) << e2));
+              const unsigned int end_parent = parent->vertex_index(
+                  (1u << e) | (child_position(mask, e1) << e1) |
+                  (child_position(mask, e2) << e2));
+              const unsigned int start_coarse =
+                  edge[e].first->vertex_index(sides_c);
+              AssertThrow(start_coarse == start_parent ||
+                              start_coarse == end_parent,
+                          ExcInternalError());
+              const bool forward = start_coarse == start_parent;
+              for (unsigned int i = 0; i < n_lex; ++i)
+              {
+                const auto p = position(i);
+                if (p[e1] != child_position(mask, e1) * degree ||
+                    p[e2] != child_position(mask, e2) * degree)
+                  continue;
+                std::array<unsigned int, 3> q{};
+                for (unsigned int d = 0; d < dim; ++d)
+                  q[d] = ((sides_c >> d) & 1u) * degree;
+                q[dc] = forward ? p[e] : degree - p[e];
+                const unsigned int j = index(q);
+                for (unsigned int c = 0; c < n_comp; ++c)
+                  indices[c * n_lex + i] = coarse[c * n_lex + j];
+              }
+            }
+          }
+          return mask;
+        }
+
+        // Every hanging DoF's constraint must be the interpolation the
+        // kernel applies: same coarse DoFs, same weights (coarse DoFs with
+        // Dirichlet rows dropped, as AffineConstraints::close() does).
+        template <typename ConstraintNumber>
+        void check_constraints(
+            const unsigned int                         mask,
+            const Indices                             &fine,
+            const Indices                             &coarse,
+            const AffineConstraints<ConstraintNumber> &constraints) const
+        {
+          using namespace HangingNodes;
+          const unsigned int n_lex     = Utilities::pow(n, dim);
+          const unsigned int n_comp    = fine.size() / n_lex;
+          const double       tolerance = sizeof(ConstraintNumber) < 8 ? 1e-5
+                                                                        : 1e-8;
+          std::vector<std::pair<types::global_dof_index, double>> expected,
+              actual;
+          for (unsigned int c = 0; c < n_comp; ++c)
+            for (unsigned int i = 0; i < n_lex; ++i)
+            {
+              const types::global_dof_index f = fine[c * n_lex + i];
+              if (f == coarse[c * n_lex + i])
+                continue;
+              const auto   p = position(i);
+              unsigned int interpolated[3], n_interpolated = 0;
+              for (unsigned int d = 0; d < dim; ++d)
+                if (line_is_constrained<dim>(mask, d, p.data(), degree))
+                  interpolated[n_interpolated++] = d;
+              expected.clear();
+              const unsigned int n_terms = Utilities::pow(n, n_interpolated);
+              for (unsigned int t = 0; t < n_terms; ++t)
+              {
+                auto         q      = p;
+                double       weight = 1.;
+                unsigned int rest   = t;
+                for (unsigned int m = 0; m < n_interpolated; ++m)
+                {
+                  const unsigned int d = interpolated[m];
+                  q[d]                 = rest % n;
+                  rest /= n;
+                  weight *= interpolation[child_position(mask, d) * n * n +
+                                          p[d] * n + q[d]];
+                }
+                if (std::abs(weight) < 1e-12)
+                  continue;
+                const types::global_dof_index g = coarse[c * n_lex + index(q)];
+                if (constraints.is_constrained(g))
+                {
+                  const auto *entries = constraints.get_constraint_entries(g);
+                  AssertThrow(
+                      entries == nullptr || entries->empty(),
+                      ExcNotSupportedByMatrixFree(
+                          "DoF " + std::to_string(g) +
+                          " of a coarse face or edge is itself a hanging "
+                          "node (refinement levels of cells that share a "
+                          "vertex differ by more than one); use p4est or "
+                          "Triangulation::limit_level_difference_at_vertices"));
+                  continue;
+                }
+                expected.emplace_back(g, weight);
+              }
+              actual.clear();
+              const auto *entries = constraints.get_constraint_entries(f);
+              AssertThrow(
+                  constraints.is_constrained(f),
+                  ExcNotSupportedByMatrixFree(
+                      "DoF " + std::to_string(f) +
+                      " is a hanging node but has no constraint: build the "
+                      "AffineConstraints with "
+                      "DoFTools::make_hanging_node_constraints()"));
+              if (entries != nullptr)
+                for (const auto &entry : *entries)
+                  if (std::abs(double(entry.second)) >= 1e-12)
+                    actual.emplace_back(entry.first, double(entry.second));
+              std::sort(expected.begin(), expected.end());
+              std::sort(actual.begin(), actual.end());
+              bool same = expected.size() == actual.size();
+              for (unsigned int k = 0; same && k < expected.size(); ++k)
+                same = expected[k].first == actual[k].first &&
+                       std::abs(expected[k].second - actual[k].second) <=
+                           tolerance * std::max(1., std::abs(expected[k].second));
+              AssertThrow(
+                  same,
+                  ExcNotSupportedByMatrixFree(
+                      "the constraint of hanging DoF " + std::to_string(f) +
+                      " is not the interpolation from the coarse side (" +
+                      std::to_string(actual.size()) + " entries, " +
+                      std::to_string(expected.size()) +
+                      " expected); build the hanging-node constraints "
+                      "before the Dirichlet ones, and no other constraints "
+                      "on these DoFs"));
+            }
+        }
+
+      private:
+        std::array<unsigned int, 3> position(unsigned int i) const
+        {
+          std::array<unsigned int, 3> p{};
+          for (unsigned int d = 0; d < dim; ++d, i /= n)
+            p[d] = i % n;
+          return p;
+        }
+
+        unsigned int index(const std::array<unsigned int, 3> &p) const
+        {
+          return p[0] + n * (p[1] + (dim == 3 ? n * p[2] : 0));
+        }
+
+        // Direction of line l of a hex and the vertex bits of its start.
+        static void line_position(const unsigned int l,
+                                  unsigned int      &direction,
+                                  unsigned int      &start)
+        {
+          const unsigned int v0 = GeometryInfo<dim>::line_to_cell_vertices(l, 0);
+          const unsigned int v1 = GeometryInfo<dim>::line_to_cell_vertices(l, 1);
+          const unsigned int differ = v0 ^ v1;
+          direction = differ == 1 ? 0 : differ == 2 ? 1 : 2;
+          start     = std::min(v0, v1);
+        }
+
+        // Map from the parent's lexicographic positions on its face normal
+        // to e (side `side`) to the coarse neighbor's lexicographic index on
+        // the same face, found by matching the corner vertices.
+        std::function<unsigned int(const std::array<unsigned int, 3> &)>
+        face_map(const CellIterator &parent,
+                 const unsigned int  e,
+                 const unsigned int  side,
+                 const CellIterator &coarse,
+                 const unsigned int  coarse_face) const
+        {
+          const unsigned int dc = coarse_face / 2, sc = coarse_face % 2;
+          std::array<unsigned int, 2> t{}, tc{};
+          for (unsigned int d = 0, m = 0, mc = 0; d < dim; ++d)
+          {
+            if (d != e)
+              t[m++] = d;
+            if (d != dc)
+              tc[mc++] = d;
+          }
+          constexpr unsigned int n_corners = 1u << (dim - 1);
+          // corner[a] = the coarse face corner (bits in tc) at parent corner a.
+          std::array<unsigned int, 4> corner{};
+          for (unsigned int a = 0; a < n_corners; ++a)
+          {
+            unsigned int bits = side << e;
+            for (unsigned int m = 0; m + 1 < dim; ++m)
+              bits |= ((a >> m) & 1u) << t[m];
+            const unsigned int vertex = parent->vertex_index(bits);
+            bool               found  = false;
+            for (unsigned int b = 0; b < n_corners && !found; ++b)
+            {
+              unsigned int bits_c = sc << dc;
+              for (unsigned int m = 0; m + 1 < dim; ++m)
+                bits_c |= ((b >> m) & 1u) << tc[m];
+              if (coarse->vertex_index(bits_c) == vertex)
+              {
+                corner[a] = b;
+                found     = true;
+              }
+            }
+            AssertThrow(found, ExcInternalError());
+          }
+          // Affine map of the face square: origin and the images of the axes.
+          std::array<int, 2>                origin{};
+          std::array<std::array<int, 2>, 2> axis{};
+          for (unsigned int m = 0; m + 1 < dim; ++m)
+            origin[m] = (corner[0] >> m) & 1u;
+          for (unsigned int j = 0; j + 1 < dim; ++j)
+            for (unsigned int m = 0; m + 1 < dim; ++m)
+              axis[j][m] = int((corner[1u << j] >> m) & 1u) - origin[m];
+          const int degree_ = degree;
+          return [=](const std::array<unsigned int, 3> &p)
+          {
+            std::array<unsigned int, 3> q{};
+            q[dc] = sc * degree_;
+            for (unsigned int m = 0; m + 1 < dim; ++m)
+            {
+              int r = origin[m] * degree_;
+              for (unsigned int j = 0; j + 1 < dim; ++j)
+                r += axis[j][m] * int(p[t[j]]);
+              q[tc[m]] = r;
+            }
+            return index(q);
+          };
+        }
+
+        const unsigned int  degree;
+        const unsigned int  n;
+        std::vector<double> interpolation;
+        std::unordered_map<unsigned int, std::pair<CellIterator, unsigned int>>
+            coarse_edges;
+      };
     } // namespace internal
 
     template <int dim, typename Number>
@@ -90,18 +450,6 @@ namespace dealii
       const bool         on_level = level != numbers::invalid_unsigned_int;
       const MPI_Comm comm = dof_handler.get_triangulation().get_communicator();
 
-      // Vector layout: owned DoFs, then all other DoFs of owned cells.
-      const IndexSet owned = on_level ? dof_handler.locally_owned_mg_dofs(level)
-                                      : dof_handler.locally_owned_dofs();
-      IndexSet       active =
-          on_level
-                    ? DoFTools::extract_locally_active_level_dofs(dof_handler, level)
-                    : DoFTools::extract_locally_active_dofs(dof_handler);
-      active.subtract_set(owned);
-      partitioner =
-          std::make_shared<Utilities::MPI::Partitioner>(owned, active, comm);
-
-      // Cells, colored if asked.
       using CellIterator = typename DoFHandler<dim>::cell_iterator;
       std::vector<CellIterator> cells;
       if (on_level)
@@ -115,31 +463,99 @@ namespace dealii
           if (cell->is_locally_owned())
             cells.push_back(cell);
 
-      const unsigned int dofs_per_cell = fe.n_dofs_per_cell();
-      auto               get_indices   = [&](const CellIterator &cell)
+      const unsigned int              dofs_per_cell = fe.n_dofs_per_cell();
+      const std::vector<unsigned int> lexicographic =
+          FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
+      const unsigned int n_lexicographic = lexicographic.size();
+      // DoF indices in lexicographic order per component.
+      auto lexicographic_indices = [&](const CellIterator &cell)
       {
         std::vector<types::global_dof_index> indices(dofs_per_cell);
         if (on_level)
           cell->get_mg_dof_indices(indices);
         else
           cell->get_active_or_mg_dof_indices(indices);
-        return indices;
+        std::vector<types::global_dof_index> result(dofs_per_cell);
+        for (unsigned int comp = 0; comp < n_components; ++comp)
+          for (unsigned int i = 0; i < n_lexicographic; ++i)
+            result[comp * n_lexicographic + i] =
+                indices[fe.component_to_system_index(comp, lexicographic[i])];
+        return result;
       };
 
+      // Hanging nodes: masks, and the coarse DoF indices that replace the
+      // fine ones on hanging faces and edges (levels have none).
+      const unsigned int        n_cells = cells.size();
+      std::vector<unsigned int> masks(n_cells, 0u);
+      std::vector<unsigned int> hanging_slot(n_cells,
+                                             numbers::invalid_unsigned_int);
+      std::vector<std::vector<types::global_dof_index>> hanging_indices;
+      std::vector<types::global_dof_index>              coarse_dofs;
+      std::vector<double> interpolation_1d(2 * (degree + 1) * (degree + 1));
+      const bool          resolve_hanging =
+          !on_level && dof_handler.get_triangulation().has_hanging_nodes();
+      if (resolve_hanging)
+      {
+        internal::HangingNodeSetup<dim> setup(dof_handler, degree, lexicographic);
+        interpolation_1d = setup.interpolation_matrices();
+        for (unsigned int c = 0; c < n_cells; ++c)
+        {
+          const auto fine = lexicographic_indices(cells[c]);
+          auto       substituted = fine;
+          const unsigned int mask =
+              setup.substitute(cells[c], lexicographic_indices, substituted);
+          if (mask == 0)
+            continue;
+          setup.check_constraints(mask, fine, substituted, constraints);
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
+            if (substituted[i] != fine[i])
+              coarse_dofs.push_back(substituted[i]);
+          masks[c]        = mask;
+          hanging_slot[c] = hanging_indices.size();
+          hanging_indices.push_back(std::move(substituted));
+        }
+      }
+      n_hanging_cells = hanging_indices.size();
+
+      // Vector layout: owned DoFs, then the other DoFs the cells touch.
+      const IndexSet owned = on_level ? dof_handler.locally_owned_mg_dofs(level)
+                                      : dof_handler.locally_owned_dofs();
+      IndexSet       active =
+          on_level
+                    ? DoFTools::extract_locally_active_level_dofs(dof_handler, level)
+                    : DoFTools::extract_locally_active_dofs(dof_handler);
+      std::sort(coarse_dofs.begin(), coarse_dofs.end());
+      coarse_dofs.erase(std::unique(coarse_dofs.begin(), coarse_dofs.end()),
+                        coarse_dofs.end());
+      active.add_indices(coarse_dofs.begin(), coarse_dofs.end());
+      active.subtract_set(owned);
+      partitioner =
+          std::make_shared<Utilities::MPI::Partitioner>(owned, active, comm);
+
+      auto cell_indices = [&](const unsigned int c)
+      {
+        return hanging_slot[c] != numbers::invalid_unsigned_int
+                   ? hanging_indices[hanging_slot[c]]
+                   : lexicographic_indices(cells[c]);
+      };
+
+      // Cell order: colors one after another if asked.
       use_coloring = additional_data.use_coloring;
       colors.clear();
+      std::vector<unsigned int> order(n_cells);
+      std::iota(order.begin(), order.end(), 0u);
       // deal.II's graph coloring dereferences begin even for an empty range
       // (a rank without cells on a small mesh).
-      if (use_coloring && !cells.empty())
+      if (use_coloring && n_cells > 0)
       {
-        using Iterator = typename std::vector<CellIterator>::const_iterator;
+        using Iterator = std::vector<unsigned int>::const_iterator;
         const auto coloring = GraphColoring::make_graph_coloring(
-            Iterator(cells.begin()),
-            Iterator(cells.end()),
+            Iterator(order.begin()),
+            Iterator(order.end()),
             std::function<std::vector<types::global_dof_index>(
                 const Iterator &)>([&](const Iterator &it)
-                                   { return get_indices(*it); }));
-        std::vector<CellIterator> ordered;
+                                   { return cell_indices(*it); }));
+        std::vector<unsigned int> ordered;
         for (const auto &color : coloring)
         {
           const unsigned int first = ordered.size();
@@ -147,48 +563,89 @@ namespace dealii
             ordered.push_back(*it);
           colors.emplace_back(first, ordered.size());
         }
-        cells.swap(ordered);
+        order.swap(ordered);
       }
-      else if (!cells.empty())
-        colors.emplace_back(0u, static_cast<unsigned int>(cells.size()));
+      else if (n_cells > 0)
+        colors.emplace_back(0u, n_cells);
 
-      // DoF indices in lexicographic order per component.
-      const std::vector<unsigned int> lexicographic =
-          FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
-      const unsigned int        n_cells = cells.size();
+      // Local indices; Dirichlet-constrained DoFs become constrained_dof.
       std::vector<unsigned int> host_indices(std::size_t(n_cells) *
                                              dofs_per_cell);
-      std::vector<unsigned int> constrained_owned;
-      for (unsigned int c = 0; c < n_cells; ++c)
+      std::vector<unsigned int> host_masks(n_cells);
       {
-        const auto indices = get_indices(cells[c]);
-        for (unsigned int comp = 0; comp < n_components; ++comp)
-          for (unsigned int i = 0; i < lexicographic.size(); ++i)
+        std::vector<CellIterator> ordered_cells(n_cells);
+        for (unsigned int c = 0; c < n_cells; ++c)
+        {
+          const unsigned int original = order[c];
+          ordered_cells[c]            = cells[original];
+          host_masks[c]               = masks[original];
+          const auto indices          = cell_indices(original);
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
           {
-            const types::global_dof_index g =
-                indices[fe.component_to_system_index(comp, lexicographic[i])];
-            unsigned int local = constrained_dof;
+            const types::global_dof_index g     = indices[i];
+            unsigned int                  local = constrained_dof;
             if (constraints.is_constrained(g))
             {
               const auto *entries = constraints.get_constraint_entries(g);
-              AssertThrow(entries == nullptr || entries->empty(),
-                          ExcNotSupportedByMatrixFree(
-                              "the constraint on DoF " + std::to_string(g) +
-                              " couples it to other DoFs (hanging node or "
-                              "periodicity); this version supports "
-                              "Dirichlet rows only"));
+              AssertThrow(
+                  entries == nullptr || entries->empty(),
+                  ExcNotSupportedByMatrixFree(
+                      "the constraint on DoF " + std::to_string(g) +
+                      " couples it to other DoFs but is not a hanging node "
+                      "of a face or edge next to a cell one level coarser "
+                      "(periodicity, a general constraint, or a mesh whose "
+                      "level difference at vertices is not limited); "
+                      "supported are Dirichlet rows and such hanging nodes"));
             }
             else
               local = partitioner->global_to_local(g);
-            host_indices[std::size_t(c) * dofs_per_cell +
-                         comp * lexicographic.size() + i] = local;
+            host_indices[std::size_t(c) * dofs_per_cell + i] = local;
           }
+        }
+        cells.swap(ordered_cells);
       }
+      std::vector<unsigned int> constrained_owned;
       for (const auto g : owned)
         if (constraints.is_constrained(g))
           constrained_owned.push_back(partitioner->global_to_local(g));
       dof_indices.copy_from(host_indices);
       constrained_indices.copy_from(constrained_owned);
+      if (resolve_hanging)
+      {
+        hanging_masks.copy_from(host_masks);
+        hanging_interpolation.copy_from(
+            std::vector<Number>(interpolation_1d.begin(),
+                                interpolation_1d.end()));
+      }
+      else
+      {
+        hanging_masks.clear();
+        hanging_interpolation.clear();
+      }
+
+      // Cells per thread block: about 128 threads, within 48 KiB of scratch.
+      {
+        const unsigned int threads = Utilities::pow(n_q_1d, dim);
+        const std::size_t  scratch =
+            (internal::cell_scratch_bytes<dim, Number>(degree,
+                                                        n_q_1d,
+                                                        n_components) +
+             15) /
+            16 * 16;
+        unsigned int wanted = additional_data.cells_per_block;
+        if (wanted == 0)
+        {
+          wanted = std::max(1u, 128u / threads);
+          while (wanted > 1 && wanted * scratch > 48 * 1024)
+            --wanted;
+        }
+        AssertThrow(wanted * threads <= 1024,
+                    ExcNotSupportedByMatrixFree(
+                        std::to_string(wanted) + " cells per block of " +
+                        std::to_string(threads) +
+                        " threads (at most 1024 threads per block)"));
+        cells_per_block = wanted;
+      }
 
       // Geometry at the quadrature points (tensor product, x fastest).
       const Quadrature<dim> cell_quadrature(quadrature);
@@ -271,6 +728,9 @@ namespace dealii
       data.quadrature_points     = quadrature_points.data();
       data.shape_values          = shape_values.data();
       data.collocation_gradients = collocation_gradients.data();
+      data.hanging_masks =
+          n_hanging_cells > 0 ? hanging_masks.data() : nullptr;
+      data.hanging_interpolation = hanging_interpolation.data();
     }
 
     template <int dim, typename Number>
@@ -320,6 +780,18 @@ namespace dealii
     }
 
     template <int dim, typename Number>
+    unsigned int MatrixFree<dim, Number>::n_cells_with_hanging_nodes() const
+    {
+      return n_hanging_cells;
+    }
+
+    template <int dim, typename Number>
+    unsigned int MatrixFree<dim, Number>::get_cells_per_block() const
+    {
+      return cells_per_block;
+    }
+
+    template <int dim, typename Number>
     unsigned int MatrixFree<dim, Number>::get_fe_degree() const
     {
       return data.fe_degree;
@@ -352,7 +824,9 @@ namespace dealii
              quadrature_points.memory_consumption() +
              shape_values.memory_consumption() +
              collocation_gradients.memory_consumption() +
-             constrained_indices.memory_consumption();
+             constrained_indices.memory_consumption() +
+             hanging_masks.memory_consumption() +
+             hanging_interpolation.memory_consumption();
     }
 
 #define DEALII_GPU_INSTANTIATE(dim, Number)                                    \

@@ -3,7 +3,8 @@
 // MatrixFreeTools::compute_diagonal for (grad u, grad v) + (c(x) u, v),
 // c(x) = 10 / (0.05 + 2 |x|^2), on the ball with MappingQ, and vmult of
 // the operator against the CPU operator with the same constrained-row
-// convention (identity on Dirichlet rows).
+// convention (identity on Dirichlet rows); uniform meshes and meshes refined
+// once more outside |x| = 0.5 (hanging nodes).
 #include <dealii-gpu/operators/laplace_operator.h>
 
 #include <deal.II/base/quadrature_lib.h>
@@ -17,6 +18,7 @@
 #include <deal.II/matrix_free/matrix_free.h>
 #include <deal.II/matrix_free/tools.h>
 
+#include "../meshes.h"
 #include "../tests.h"
 
 template <int dim>
@@ -28,11 +30,12 @@ reaction(const Point<dim> &p)
 
 template <int dim, int degree>
 void
-test(const unsigned int refinements)
+test(const unsigned int refinements, const bool adaptive = false)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
-  GridGenerator::hyper_ball(tria);
-  tria.refine_global(refinements);
+  make_mesh(tria, true, refinements);
+  if (adaptive)
+    refine_shell(tria, 0.5, 10.);
   MappingQ<dim>   mapping(3);
   FE_Q<dim>       fe(degree);
   DoFHandler<dim> dof_handler(tria);
@@ -40,6 +43,7 @@ test(const unsigned int refinements)
   IndexSet relevant;
   DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
   AffineConstraints<double> constraints(relevant);
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
   DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
   constraints.close();
 
@@ -89,7 +93,7 @@ test(const unsigned int refinements)
                                   diagonal.local_element(i)) /
                              diagonal.local_element(i));
   max_error = Utilities::MPI::max(max_error, MPI_COMM_WORLD);
-  deallog << dim << "D Q" << degree << ", " << dof_handler.n_dofs()
+  deallog << dim << "D Q" << degree << (adaptive ? " adaptive" : "") << ", " << dof_handler.n_dofs()
           << " DoFs: diagonal relative error "
           << (max_error < 1e-12 ? "below" : "ABOVE") << " 1e-12" << std::endl;
 }
@@ -103,4 +107,7 @@ main(int argc, char **argv)
   test<2, 4>(1);
   test<3, 1>(1);
   test<3, 3>(1);
+  test<2, 3>(2, true);
+  test<3, 2>(1, true);
+  test<3, 4>(1, true);
 }

@@ -1,8 +1,9 @@
 // GPU::LaplaceOperator against the same bilinear form assembled into a
 // deal.II SparseMatrix with FEValues: (A grad u, grad v) + (c u, v) with
 // A(x) = 1 / (0.05 + 2 |x|^2) and c(x) = 10 / (0.05 + 2 |x|^2), Dirichlet
-// DoFs eliminated. Compared on the unconstrained rows for a random vector
-// that is zero on the constrained DoFs.
+// DoFs eliminated, and hanging nodes on meshes refined once more on a
+// shell. Compared on the unconstrained rows for a random vector that is zero
+// on the constrained DoFs.
 #include <dealii-gpu/operators/laplace_operator.h>
 
 #include <deal.II/base/quadrature_lib.h>
@@ -20,6 +21,7 @@
 #include <deal.II/lac/sparsity_pattern.h>
 #include <deal.II/lac/vector.h>
 
+#include "../meshes.h"
 #include "../tests.h"
 
 template <int dim>
@@ -38,20 +40,19 @@ reaction(const Point<dim> &p)
 
 template <int dim, int degree, int n_comp>
 void
-test(const bool ball, const unsigned int refinements)
+test(const bool ball, const unsigned int refinements, const bool adaptive)
 {
-  Triangulation<dim> tria;
-  if (ball)
-    GridGenerator::hyper_ball(tria);
-  else
-    GridGenerator::hyper_cube(tria, -1., 1.);
-  tria.refine_global(refinements);
+  Triangulation<dim> tria(Triangulation<dim>::limit_level_difference_at_vertices);
+  make_mesh(tria, ball, refinements);
+  if (adaptive)
+    refine_shell(tria, 0.5, 10.);
   MappingQ<dim>   mapping(ball ? 3 : 1);
   const FE_Q<dim> fe_q(degree);
   FESystem<dim>   fe(fe_q, n_comp);
   DoFHandler<dim> dof_handler(tria);
   dof_handler.distribute_dofs(fe);
   AffineConstraints<double> constraints;
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
   DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
   constraints.close();
 
@@ -117,7 +118,8 @@ test(const bool ball, const unsigned int refinements)
     if (!constraints.is_constrained(i))
       difference = std::max(difference, std::abs(host(i) - dst(i)));
   const double error = difference / dst.linfty_norm();
-  deallog << dim << "D " << (ball ? "ball MappingQ3" : "cube") << " Q" << degree
+  deallog << dim << "D " << (ball ? "ball MappingQ3" : "cube")
+          << (adaptive ? " refined outside |x| = 0.5" : "") << " Q" << degree
           << (n_comp > 1 ? "^" + std::to_string(n_comp) : "") << ", "
           << dof_handler.n_dofs() << " DoFs, " << matrix.n_nonzero_elements()
           << " matrix entries: relative error "
@@ -129,9 +131,14 @@ main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   LogInit                          log;
-  test<2, 3, 1>(true, 2);
-  test<2, 2, 2>(false, 3);
-  test<3, 2, 1>(true, 1);
-  test<3, 1, 3>(true, 1);
-  test<3, 3, 1>(false, 1);
+  test<2, 3, 1>(true, 2, false);
+  test<2, 2, 2>(false, 3, false);
+  test<3, 2, 1>(true, 1, false);
+  test<3, 1, 3>(true, 1, false);
+  test<3, 3, 1>(false, 1, false);
+  test<2, 4, 1>(true, 2, true);
+  test<2, 2, 2>(false, 2, true);
+  test<3, 2, 1>(false, 2, true);
+  test<3, 1, 3>(true, 1, true);
+  test<3, 3, 1>(false, 2, true);
 }

@@ -43,8 +43,13 @@ namespace dealii
     {
     public:
       DEAL_II_GPU_HOST_DEVICE
-      TeamMember(const unsigned int team, const TeamShape &shape, void *scratch)
-          : team(team), shape(shape), scratch_memory(scratch)
+      TeamMember(const unsigned int team,
+                 const TeamShape   &shape,
+                 void              *scratch,
+                 const bool         active   = true,
+                 const unsigned int z_offset = 0)
+          : team(team), shape(shape), scratch_memory(scratch), active(active),
+            z_offset(z_offset)
       {
       }
 
@@ -75,9 +80,12 @@ namespace dealii
       for_each(const unsigned int n, const F &f) const
       {
 #ifdef __CUDA_ARCH__
+        if (!active)
+          return;
         const unsigned int t =
-            threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-        const unsigned int n_threads = blockDim.x * blockDim.y * blockDim.z;
+            threadIdx.x +
+            shape.x * (threadIdx.y + shape.y * (threadIdx.z - z_offset));
+        const unsigned int n_threads = shape.size();
         for (unsigned int i = t; i < n; i += n_threads)
           f(i);
 #else
@@ -100,9 +108,11 @@ namespace dealii
                const F           &f) const
       {
 #ifdef __CUDA_ARCH__
-        for (unsigned int k = threadIdx.z; k < nz; k += blockDim.z)
-          for (unsigned int j = threadIdx.y; j < ny; j += blockDim.y)
-            for (unsigned int i = threadIdx.x; i < nx; i += blockDim.x)
+        if (!active)
+          return;
+        for (unsigned int k = threadIdx.z - z_offset; k < nz; k += shape.z)
+          for (unsigned int j = threadIdx.y; j < ny; j += shape.y)
+            for (unsigned int i = threadIdx.x; i < nx; i += shape.x)
               f(i, j, k);
 #else
         for (unsigned int k = 0; k < nz; ++k)
@@ -124,10 +134,30 @@ namespace dealii
 #endif
       }
 
+      /**
+       * A barrier that also tells whether @p condition holds for any thread
+       * of the thread block (which may hold several teams, see
+       * parallel_for_teams). Use it to decide on a branch that contains
+       * barriers: such a branch must be taken by the whole block.
+       */
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE bool
+      barrier_or(const bool condition) const
+      {
+#ifdef __CUDA_ARCH__
+        return __syncthreads_or(condition && active) != 0;
+#else
+        return condition;
+#endif
+      }
+
     private:
       unsigned int team;
       TeamShape    shape;
       void        *scratch_memory;
+      // False for the padding teams of the last block of a grouped launch:
+      // their for_each loops do nothing, team_index() is a valid index.
+      bool         active;
+      unsigned int z_offset;
     };
 
     /** Atomic *address += value on the device, a plain add on the host. */
@@ -158,20 +188,34 @@ namespace dealii
       [[noreturn]] void throw_not_compiled_for_cuda(const char *kernel_name);
 
       /** Check a team launch against the device limits. */
-      void check_team_launch(const char       *kernel_name,
-                             const TeamShape  &shape,
-                             const std::size_t scratch_bytes);
+      void check_team_launch(const char        *kernel_name,
+                             const TeamShape   &shape,
+                             const std::size_t  scratch_bytes,
+                             const unsigned int teams_per_block = 1);
 
 #ifdef DEAL_II_GPU_COMPILING_CUDA
+      // A block runs `group` teams stacked in z; the loop bounds are the
+      // same for all its threads, so their barriers match.
       template <typename F>
-      __global__ void
-      team_kernel(const F f, const unsigned int n_teams, const TeamShape shape)
+      __global__ void team_kernel(const F            f,
+                                  const unsigned int n_teams,
+                                  const TeamShape    shape,
+                                  const unsigned int group,
+                                  const std::size_t  scratch_stride)
       {
         extern __shared__ __align__(16) unsigned char team_scratch[];
-        for (unsigned int team = blockIdx.x; team < n_teams; team += gridDim.x)
+        const unsigned int g = threadIdx.z / shape.z;
+        for (unsigned int first = blockIdx.x * group; first < n_teams;
+             first += gridDim.x * group)
         {
-          f(TeamMember(team, shape, team_scratch));
-          if (team + gridDim.x < n_teams)
+          const unsigned int team = first + g;
+          const bool         active = team < n_teams;
+          f(TeamMember(active ? team : n_teams - 1,
+                       shape,
+                       team_scratch + g * scratch_stride,
+                       active,
+                       g * shape.z));
+          if (first + gridDim.x * group < n_teams)
             __syncthreads();
         }
       }
@@ -256,30 +300,41 @@ namespace dealii
      * @p shape threads and @p scratch_bytes of team scratch memory.
      * f is called as f(const TeamMember &) and must be callable on host and
      * device (DEAL_II_GPU_HOST_DEVICE). @p name appears in error messages.
+     *
+     * On CUDA, @p teams_per_block teams share one thread block (stacked in
+     * z), which keeps small teams from leaving the multiprocessors idle.
+     * Their barriers are then block-wide: a functor must pass the same
+     * barriers whatever its team index is (branch with barrier_or()).
      */
     template <typename F>
     void parallel_for_teams(const char        *name,
                             const unsigned int n_teams,
                             const TeamShape   &shape,
                             const std::size_t  scratch_bytes,
-                            const F           &f)
+                            const F           &f,
+                            const unsigned int teams_per_block = 1)
     {
       if (n_teams == 0)
         return;
-      internal::check_team_launch(name, shape, scratch_bytes);
+      internal::check_team_launch(name, shape, scratch_bytes, teams_per_block);
       if (Device::backend() == Backend::cuda)
       {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-        if (scratch_bytes > 48 * 1024)
+        const std::size_t stride = (scratch_bytes + 15) / 16 * 16;
+        const std::size_t bytes  = stride * teams_per_block;
+        if (bytes > 48 * 1024)
           DEAL_II_GPU_CUDA_CHECK(
               cudaFuncSetAttribute(internal::team_kernel<F>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(scratch_bytes)));
+                                   static_cast<int>(bytes)));
+        const unsigned int wanted =
+            (n_teams - 1) / teams_per_block + 1;
         const unsigned int n_blocks =
-            n_teams < 2147483647u ? n_teams : 2147483647u;
+            wanted < 2147483647u ? wanted : 2147483647u;
         internal::team_kernel<F>
-            <<<n_blocks, dim3(shape.x, shape.y, shape.z), scratch_bytes>>>(
-                f, n_teams, shape);
+            <<<n_blocks,
+               dim3(shape.x, shape.y, shape.z * teams_per_block),
+               bytes>>>(f, n_teams, shape, teams_per_block, stride);
         DEAL_II_GPU_CHECK_LAUNCH(name);
 #else
         internal::throw_not_compiled_for_cuda(name);

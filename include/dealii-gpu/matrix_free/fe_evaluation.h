@@ -6,6 +6,7 @@
 
 #include <dealii-gpu/base/config.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/matrix_free/hanging_nodes.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
 #include <deal.II/base/point.h>
@@ -182,7 +183,11 @@ namespace dealii
         team.barrier();
       }
 
-      /** Read this cell's DoF values; constrained DoFs read as zero. */
+      /**
+       * Read this cell's DoF values: Dirichlet-constrained DoFs read as
+       * zero, DoFs on hanging faces and edges are interpolated from the
+       * coarse side.
+       */
       DEAL_II_GPU_HOST_DEVICE void read_dof_values(const Number *src)
       {
         const unsigned int *indices =
@@ -199,6 +204,7 @@ namespace dealii
                             index == constrained_dof ? Number() : src[index];
                       });
         team.barrier();
+        resolve_hanging_nodes<false>();
       }
 
       /**
@@ -217,11 +223,13 @@ namespace dealii
                             j == i ? Number(1) : Number();
                       });
         team.barrier();
+        resolve_hanging_nodes<false>();
       }
 
       /** Keep the integrated DoF value i in the cell's local results. */
       DEAL_II_GPU_HOST_DEVICE void store_local_result(const unsigned int i)
       {
+        resolve_hanging_nodes<true>();
         const Number *v = values;
         Number       *r = local_results;
         team.for_each(1,
@@ -532,8 +540,9 @@ namespace dealii
        * Add the cell's contributions to dst (atomically unless the data
        * was built with coloring); constrained DoFs are skipped.
        */
-      DEAL_II_GPU_HOST_DEVICE void distribute_local_to_global(Number *dst) const
+      DEAL_II_GPU_HOST_DEVICE void distribute_local_to_global(Number *dst)
       {
+        resolve_hanging_nodes<true>();
         const unsigned int *indices =
             data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v       = values;
@@ -557,6 +566,27 @@ namespace dealii
       }
 
     private:
+      // Interpolate the DoF values from the coarse side of hanging faces and
+      // edges (transpose: the reverse, before writing).
+      template <bool transpose>
+      DEAL_II_GPU_HOST_DEVICE void resolve_hanging_nodes()
+      {
+        if (data.hanging_masks == nullptr)
+          return;
+        const unsigned int mask = data.hanging_masks[cell];
+        if (!team.barrier_or(
+                (mask & internal::HangingNodes::constraint_bits) != 0))
+          return;
+        for (unsigned int c = 0; c < n_components; ++c)
+          internal::HangingNodes::
+              interpolate<dim, n_dofs_1d, transpose, Number>(
+                  team,
+                  mask,
+                  data.hanging_interpolation,
+                  values + c * n_q_points,
+                  buffer0);
+      }
+
       DEAL_II_GPU_HOST_DEVICE Number
       inverse_jacobian(const unsigned int q,
                        const unsigned int d,
@@ -630,13 +660,14 @@ namespace dealii
       for (const auto &color : colors)
       {
         const unsigned int first = color.first;
-        parallel_for_teams("MatrixFree::cell_loop",
-                           color.second - color.first,
-                           shape,
-                           scratch,
-                           [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team) {
-                             functor(team, first + team.team_index(), d, s, t);
-                           });
+        parallel_for_teams(
+            "MatrixFree::cell_loop",
+            color.second - color.first,
+            shape,
+            scratch,
+            [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
+            { functor(team, first + team.team_index(), d, s, t); },
+            cells_per_block);
       }
       dst.compress(VectorOperation::add);
       if (!src_had_ghosts)

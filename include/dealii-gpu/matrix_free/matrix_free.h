@@ -68,6 +68,12 @@ namespace dealii
       /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q +
        * j]. */
       const Number *collocation_gradients;
+      /** Per cell: which faces and edges hang (see hanging_nodes.h), or
+       *  nullptr when the mesh has no hanging nodes. */
+      const unsigned int *hanging_masks;
+      /** 1D interpolation from a parent interval to child 0 and 1,
+       *  [child * (k + 1)^2 + i * (k + 1) + j]. */
+      const Number *hanging_interpolation;
     };
 
     /**
@@ -79,9 +85,15 @@ namespace dealii
      *
      * Constraints: rows with no entries (homogeneous Dirichlet values) are
      * skipped on reading and writing, as deal.II's CPU MatrixFree does, so
-     * vmult gives the same result as the CPU operator. Other constraints
-     * (hanging nodes, periodicity) are rejected with
-     * ExcNotSupportedByMatrixFree in this version.
+     * vmult gives the same result as the CPU operator. Hanging-node
+     * constraints of adaptively refined meshes (faces and, in 3D, edges,
+     * one level of difference, as p4est and
+     * Triangulation::limit_level_difference_at_vertices give) are resolved
+     * inside the cell kernel: the cell reads the coarse DoFs and
+     * interpolates (see hanging_nodes.h). reinit() checks every hanging
+     * DoF's constraint in @p constraints against that interpolation. Other
+     * constraints (periodicity, general linear constraints) are rejected
+     * with ExcNotSupportedByMatrixFree.
      *
      * Conflicting writes of neighbouring cells are resolved with atomic
      * additions (default) or, with AdditionalData::use_coloring, by running
@@ -96,10 +108,12 @@ namespace dealii
         AdditionalData(
             const UpdateFlags mapping_update_flags = update_gradients |
                                                      update_JxW_values,
-            const bool         use_coloring = false,
-            const unsigned int mg_level     = numbers::invalid_unsigned_int)
+            const bool         use_coloring    = false,
+            const unsigned int mg_level        = numbers::invalid_unsigned_int,
+            const unsigned int cells_per_block = 0)
             : mapping_update_flags(mapping_update_flags),
-              use_coloring(use_coloring), mg_level(mg_level)
+              use_coloring(use_coloring), mg_level(mg_level),
+              cells_per_block(cells_per_block)
         {
         }
 
@@ -110,6 +124,10 @@ namespace dealii
         /** Level of a multigrid hierarchy (level cells and level DoFs), or
          *  numbers::invalid_unsigned_int for the active cells. */
         unsigned int mg_level;
+        /** Cells per CUDA thread block (one thread per quadrature point
+         *  each); 0 picks about 128 threads per block. No effect on the
+         *  host backend. */
+        unsigned int cells_per_block;
       };
 
       MatrixFree() = default;
@@ -170,6 +188,12 @@ namespace dealii
 
       unsigned int n_cells() const;
 
+      /** Locally owned cells with a hanging face or edge. */
+      unsigned int n_cells_with_hanging_nodes() const;
+
+      /** Cells per thread block of the cell loop on CUDA. */
+      unsigned int get_cells_per_block() const;
+
       unsigned int get_fe_degree() const;
 
       unsigned int get_n_q_points_1d() const;
@@ -192,6 +216,10 @@ namespace dealii
       Array<Number>                                      shape_values;
       Array<Number>                                      collocation_gradients;
       Array<unsigned int>                                constrained_indices;
+      Array<unsigned int>                                hanging_masks;
+      Array<Number>                                      hanging_interpolation;
+      unsigned int                                       n_hanging_cells = 0;
+      unsigned int                                       cells_per_block = 1;
       std::vector<Point<dim>>                            host_quadrature_points;
       std::vector<std::pair<unsigned int, unsigned int>> colors;
       bool                                               use_coloring = false;

@@ -1,0 +1,148 @@
+// GPU::MatrixFree against deal.II's CPU MatrixFree for the operator
+// (A grad u, grad v) + (u, v) with A(x) = 1 / (0.05 + 2 |x|^2) on random
+// vectors, with hanging-node and zero Dirichlet constraints.
+#ifndef dealii_gpu_tests_compare_with_cpu_h
+#define dealii_gpu_tests_compare_with_cpu_h
+
+#include <dealii-gpu/matrix_free/fe_evaluation.h>
+#include <dealii-gpu/matrix_free/matrix_free.h>
+#include <dealii-gpu/operators/laplace_cell.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
+
+#include "../tests.h"
+
+template <int dim, typename Number>
+Number
+coefficient(const Point<dim> &p)
+{
+  return Number(1. / (0.05 + 2. * p.norm_square()));
+}
+
+// Applies both operators on @p tria and logs whether they agree to 1e-12
+// (double) or 1e-5 (float), relative to the largest entry.
+template <int dim, int degree, int n_comp, typename Number>
+void
+compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
+                 const std::string                               &mesh_name,
+                 const unsigned int                               mapping_degree,
+                 const bool                                       coloring)
+{
+  MappingQ<dim>   mapping(mapping_degree);
+  const FE_Q<dim> fe_q(degree);
+  FESystem<dim>   fe(fe_q, n_comp);
+  DoFHandler<dim> dof_handler(tria);
+  dof_handler.distribute_dofs(fe);
+  IndexSet relevant;
+  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+  AffineConstraints<double> constraints(relevant);
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+  DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+  constraints.close();
+  const QGauss<1> quadrature(degree + 1);
+
+  // CPU reference: deal.II's MatrixFree in double.
+  using CPUMatrixFree = dealii::MatrixFree<dim, double>;
+  using HostVector    = LinearAlgebra::distributed::Vector<double>;
+  typename CPUMatrixFree::AdditionalData cpu_data;
+  cpu_data.mapping_update_flags = update_values | update_gradients |
+                                  update_JxW_values | update_quadrature_points;
+  CPUMatrixFree cpu;
+  cpu.reinit(mapping, dof_handler, constraints, quadrature, cpu_data);
+  HostVector src, dst_cpu;
+  cpu.initialize_dof_vector(src);
+  cpu.initialize_dof_vector(dst_cpu);
+  std::uint64_t seed = 7 + Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
+    src.local_element(i) = random_value(seed) - 0.5;
+  const std::function<void(const CPUMatrixFree &,
+                           HostVector &,
+                           const HostVector &,
+                           const std::pair<unsigned int, unsigned int> &)>
+      cell_operation = [](const CPUMatrixFree                         &data,
+                          HostVector                                  &dst,
+                          const HostVector                            &src,
+                          const std::pair<unsigned int, unsigned int> &range)
+  {
+    dealii::FEEvaluation<dim, degree, degree + 1, n_comp, double> phi(data);
+    for (unsigned int cell = range.first; cell < range.second; ++cell)
+    {
+      phi.reinit(cell);
+      phi.gather_evaluate(src,
+                          EvaluationFlags::values | EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q)
+      {
+        const auto p = phi.quadrature_point(q);
+        Point<dim> x;
+        for (unsigned int d = 0; d < dim; ++d)
+          x[d] = p[d][0];
+        phi.submit_gradient(coefficient<dim, double>(x) * phi.get_gradient(q),
+                            q);
+        phi.submit_value(phi.get_value(q), q);
+      }
+      phi.integrate_scatter(
+          EvaluationFlags::values | EvaluationFlags::gradients, dst);
+    }
+  };
+  cpu.cell_loop(cell_operation, dst_cpu, src, true);
+
+  // GPU::MatrixFree with the same input.
+  GPU::MatrixFree<dim, Number>                          gpu;
+  typename GPU::MatrixFree<dim, Number>::AdditionalData gpu_data(
+      update_gradients | update_JxW_values | update_quadrature_points,
+      coloring);
+  gpu.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
+  GPU::Array<Number> coefficients;
+  gpu.evaluate_coefficient([](const Point<dim> &x)
+                           { return coefficient<dim, Number>(x); },
+                           coefficients);
+  GPU::Vector<Number> gpu_src, gpu_dst;
+  gpu.initialize_dof_vector(gpu_src);
+  gpu.initialize_dof_vector(gpu_dst);
+  LinearAlgebra::distributed::Vector<Number> host(gpu_src.get_partitioner());
+  for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
+    host.local_element(i) = src.local_element(i);
+  gpu_src.copy_locally_owned_data_from(host);
+  GPU::LaplaceCoefficients<Number> k;
+  k.diffusion         = coefficients.data();
+  k.reaction_constant = Number(1);
+  gpu.cell_loop(
+      GPU::LaplaceCell<dim, degree, n_comp, Number>{k}, gpu_src, gpu_dst);
+  gpu_dst.copy_locally_owned_data_to(host);
+
+  // Both vectors have the owned DoFs in the same order.
+  double max_difference = 0;
+  for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
+    max_difference =
+        std::max(max_difference,
+                 std::abs(host.local_element(i) - dst_cpu.local_element(i)));
+  const double error = Utilities::MPI::max(max_difference, MPI_COMM_WORLD) /
+                       dst_cpu.linfty_norm();
+  const double       tolerance = sizeof(Number) == 8 ? 1e-12 : 1e-5;
+  const unsigned int hanging_cells =
+      Utilities::MPI::sum(gpu.n_cells_with_hanging_nodes(), MPI_COMM_WORLD);
+  deallog << dim << "D " << mesh_name
+          << (mapping_degree > 1
+                  ? " MappingQ" + std::to_string(mapping_degree)
+                  : std::string())
+          << " Q" << degree << (n_comp > 1 ? "^" + std::to_string(n_comp) : "")
+          << (coloring ? " coloring" : " atomics")
+          << (sizeof(Number) == 8 ? " double" : " float") << ", "
+          << tria.n_global_active_cells() << " cells ("
+          << hanging_cells << " with hanging nodes), " << dof_handler.n_dofs()
+          << " DoFs: relative error "
+          << (error <= tolerance ? "within " : "ABOVE ") << tolerance
+          << std::endl;
+}
+
+#endif

@@ -1,0 +1,55 @@
+// GPU::MatrixFree with hanging nodes resolved in the cell kernel against
+// deal.II's CPU MatrixFree: p4est meshes refined once more on a spherical
+// shell, 0.3 <= |x| <= 0.6 (hanging faces), or outside |x| = 0.5 (the
+// unrefined core leaves, in 3D, fine cells that touch it at an edge only),
+// cube and ball with MappingQ, 2D and 3D, degrees 1-8, scalar and
+// vector-valued, atomics and coloring, double and float.
+#include "compare_with_cpu.h"
+
+#include "../meshes.h"
+
+template <int dim, int degree, int n_comp, typename Number>
+void
+test(const bool         ball,
+     const bool         coloring,
+     const unsigned int refinements,
+     const bool         outside = false)
+{
+  parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
+  make_mesh(tria, ball, refinements);
+  if (outside)
+    refine_shell(tria, 0.5, 10.);
+  else
+    refine_shell(tria, 0.3, 0.6);
+  const unsigned int mapping_degree =
+      ball ? std::max(2, std::min(degree, 4)) : 1;
+  compare_with_cpu<dim, degree, n_comp, Number>(
+      tria,
+      std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
+      mapping_degree,
+      coloring);
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  MPILogInitAll                    log;
+  test<2, 1, 1, double>(false, false, 3);
+  test<2, 2, 1, double>(true, true, 2);
+  test<2, 3, 2, double>(true, false, 2, true);
+  test<2, 4, 1, float>(false, false, 2);
+  test<2, 5, 1, double>(true, true, 1, true);
+  test<2, 6, 2, double>(false, false, 2);
+  test<2, 7, 1, float>(true, false, 1);
+  test<2, 8, 1, double>(true, false, 1, true);
+  test<3, 1, 1, double>(true, false, 2, true);
+  test<3, 1, 3, double>(false, true, 2, true);
+  test<3, 2, 1, double>(false, true, 2);
+  test<3, 3, 3, double>(true, false, 1, true);
+  test<3, 4, 1, float>(true, false, 1);
+  test<3, 5, 1, double>(false, false, 2, true);
+  test<3, 6, 1, double>(true, true, 1, true);
+  test<3, 7, 1, float>(false, false, 2, true);
+  test<3, 8, 1, double>(true, false, 0);
+}

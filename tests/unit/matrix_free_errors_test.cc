@@ -1,0 +1,157 @@
+// GPU::MatrixFree::reinit rejects what it cannot represent, with a message
+// that names it, instead of building a wrong operator.
+#include <dealii-gpu/matrix_free/matrix_free.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_dgq.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/tria.h>
+#include <deal.II/lac/affine_constraints.h>
+
+#include <gtest/gtest.h>
+
+using namespace dealii;
+
+namespace
+{
+  // Message of the ExcNotSupportedByMatrixFree that reinit throws, or "".
+  std::string reinit_message(const DoFHandler<2>             &dof_handler,
+                             const AffineConstraints<double> &constraints,
+                             const unsigned int               n_q_points_1d)
+  {
+    try
+    {
+      GPU::MatrixFree<2, double> matrix_free;
+      matrix_free.reinit(MappingQ<2>(1),
+                         dof_handler,
+                         constraints,
+                         QGauss<1>(n_q_points_1d));
+    }
+    catch (const GPU::ExcNotSupportedByMatrixFree &e)
+    {
+      return e.what();
+    }
+    return "";
+  }
+
+  // A square refined twice, then once more in one quadrant: hanging nodes.
+  void make_adaptive_mesh(Triangulation<2> &tria)
+  {
+    GridGenerator::hyper_cube(tria, -1., 1.);
+    tria.refine_global(2);
+    for (const auto &cell : tria.active_cell_iterators())
+      if (cell->center()[0] < 0 && cell->center()[1] < 0)
+        cell->set_refine_flag();
+    tria.execute_coarsening_and_refinement();
+  }
+} // namespace
+
+TEST(MatrixFreeErrors, UnsupportedElement)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_DGQ<2>(2));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  const std::string message = reinit_message(dof_handler, constraints, 3);
+  EXPECT_NE(message.find("FE_DGQ"), std::string::npos) << message;
+  EXPECT_NE(message.find("FE_Q(k)"), std::string::npos) << message;
+}
+
+TEST(MatrixFreeErrors, DegreeNotCompiled)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(DEAL_II_GPU_MAX_DEGREE + 1));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  const std::string message =
+      reinit_message(dof_handler, constraints, DEAL_II_GPU_MAX_DEGREE + 2);
+  EXPECT_NE(message.find("degree " + std::to_string(DEAL_II_GPU_MAX_DEGREE + 1)),
+            std::string::npos)
+      << message;
+}
+
+TEST(MatrixFreeErrors, TooFewQuadraturePoints)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(3));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  const std::string message = reinit_message(dof_handler, constraints, 3);
+  EXPECT_NE(message.find("at least degree + 1"), std::string::npos) << message;
+}
+
+TEST(MatrixFreeErrors, HangingNodesWithoutConstraints)
+{
+  Triangulation<2> tria;
+  make_adaptive_mesh(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+  constraints.close();
+  const std::string message = reinit_message(dof_handler, constraints, 3);
+  EXPECT_NE(message.find("make_hanging_node_constraints"), std::string::npos)
+      << message;
+}
+
+TEST(MatrixFreeErrors, HangingNodesAreAccepted)
+{
+  Triangulation<2> tria;
+  make_adaptive_mesh(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+  DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+  constraints.close();
+  EXPECT_EQ(reinit_message(dof_handler, constraints, 3), "");
+}
+
+TEST(MatrixFreeErrors, GeneralConstraint)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  tria.refine_global(2);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(1));
+  AffineConstraints<double> constraints;
+  constraints.add_line(3);
+  constraints.add_entry(3, 7, 0.5);
+  constraints.close();
+  const std::string message = reinit_message(dof_handler, constraints, 2);
+  EXPECT_NE(message.find("DoF 3"), std::string::npos) << message;
+  EXPECT_NE(message.find("not a hanging node"), std::string::npos) << message;
+}
+
+TEST(MatrixFreeErrors, WrongHangingConstraint)
+{
+  Triangulation<2> tria;
+  make_adaptive_mesh(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(1));
+  AffineConstraints<double> hanging;
+  DoFTools::make_hanging_node_constraints(dof_handler, hanging);
+  hanging.close();
+  // The same DoFs constrained, with weights other than the interpolation.
+  AffineConstraints<double> constraints;
+  for (const auto &line : hanging.get_lines())
+  {
+    constraints.add_line(line.index);
+    for (const auto &entry : line.entries)
+      constraints.add_entry(line.index, entry.first, 0.75 * entry.second);
+  }
+  constraints.close();
+  const std::string message = reinit_message(dof_handler, constraints, 2);
+  EXPECT_NE(message.find("is not the interpolation"), std::string::npos)
+      << message;
+}
