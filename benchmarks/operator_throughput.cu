@@ -1,18 +1,25 @@
-// Throughput of the matrix-free operator (A(x) grad u, grad v) with
-// A(x) = 1 / (0.05 + 2 |x|^2) on GPU::MatrixFree: one operator application
-// (cell_loop, including ghost exchange and compress) per DoF and second, for
-// growing meshes of the ball (MappingQ) or the cube.
+// Throughput of the operator (A(x) grad u, grad v) with
+// A(x) = 1 / (0.05 + 2 |x|^2): one operator application per DoF and second,
+// for growing meshes of the ball (MappingQ) or the cube, uniformly refined
+// or refined once more on the shell 0.3 <= |x| <= 0.6 (hanging nodes).
 //
 //   operator_throughput [parameters.prm] [--device=cuda|host]
-//   mpirun -np 16 operator_throughput cpu.prm   (Implementation = deal.II-cpu)
+//   mpirun -np 16 operator_throughput cpu.prm   (Implementations = deal.II-cpu)
 //
-// Implementation "gpu" runs GPU::MatrixFree on the active backend;
-// "deal.II-cpu" runs the same operator with deal.II's CPU MatrixFree (the
-// Debian build: no SIMD, no threads, so one MPI rank per core), double only.
+// Implementations, each on the same meshes:
+//   gpu          GPU::MatrixFree on the active backend (cell_loop, with ghost
+//                exchange and compress);
+//   cusparse     the same operator assembled into a CSR matrix on the device
+//                and applied with cuSPARSE SpMV (one rank; until the matrix
+//                no longer fits; checked against the matrix-free operator);
+//   deal.II-cpu  deal.II's CPU MatrixFree (the Debian build: no SIMD, no
+//                threads, so one MPI rank per core), double only.
 //
-// Each figure is the median of the repetitions after a warm-up. The bytes a
-// vmult must move at least (vectors, DoF indices, inverse Jacobians, JxW,
-// coefficient) are compared with a device copy measured in the same run.
+// Each figure is the median of the repetitions after a warm-up. The bytes an
+// application must move at least (vectors, DoF indices, inverse Jacobians,
+// JxW, coefficient; or the matrix) are compared with a device copy measured
+// in the same run. The device memory each approach holds gives bytes per DoF
+// and so the largest problem that fits.
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/operators/laplace_cell.h>
@@ -30,7 +37,9 @@
 #include <deal.II/matrix_free/fe_evaluation.h>
 #include <deal.II/matrix_free/matrix_free.h>
 
+#include "../tests/meshes.h"
 #include "benchmark_timing.h"
+#include "sparse_matrix_baseline.h"
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -44,12 +53,21 @@ struct Parameters
   unsigned int              dim = 3;
   std::vector<unsigned int> degrees;
   std::vector<std::string>  number_types;
-  std::string               mesh;
-  double                    min_dofs = 1e5, max_dofs = 1e8;
-  unsigned int              repetitions = 20;
-  bool                      coloring    = false;
-  std::string               implementation;
+  std::string               mesh, refinement;
+  double                    min_dofs = 1e5, max_dofs = 1e8, max_sparse_dofs = 3e7;
+  double                    max_pattern_work = 5e8;
+  unsigned int              repetitions     = 20;
+  bool                      coloring        = false;
+  unsigned int              cells_per_block = 0;
+  std::vector<std::string>  implementations;
   std::string               output_file;
+
+  bool runs(const std::string &implementation) const
+  {
+    return std::find(implementations.begin(),
+                     implementations.end(),
+                     implementation) != implementations.end();
+  }
 
   void declare(ParameterHandler &prm)
   {
@@ -65,18 +83,34 @@ struct Parameters
         "ball",
         Patterns::Selection("ball|cube"),
         "ball: hyper ball with MappingQ(min(degree, 4)); cube: affine");
+    prm.declare_entry("Refinement",
+                      "uniform",
+                      Patterns::Selection("uniform|shell"),
+                      "shell: one more level on 0.3 <= |x| <= 0.6");
     prm.declare_entry("Min DoFs", "1e5", Patterns::Double(0));
     prm.declare_entry("Max DoFs", "1e8", Patterns::Double(0));
+    prm.declare_entry("Max DoFs sparse",
+                      "3e7",
+                      Patterns::Double(0),
+                      "largest problem tried with the cuSPARSE baseline");
+    prm.declare_entry("Max pattern work",
+                      "5e8",
+                      Patterns::Double(0),
+                      "skip the cuSPARSE baseline when cells x (cell DoFs)^2, "
+                      "the host work of deal.II's sparsity pattern, is larger");
     prm.declare_entry("Repetitions", "20", Patterns::Integer(3));
     prm.declare_entry("Coloring",
                       "false",
                       Patterns::Bool(),
                       "graph coloring instead of atomic additions");
-    prm.declare_entry(
-        "Implementation",
-        "gpu",
-        Patterns::Selection("gpu|deal.II-cpu"),
-        "gpu: GPU::MatrixFree; deal.II-cpu: deal.II's MatrixFree");
+    prm.declare_entry("Cells per block",
+                      "0",
+                      Patterns::Integer(0, 128),
+                      "cells per CUDA thread block; 0: automatic");
+    prm.declare_entry("Implementations",
+                      "gpu",
+                      Patterns::List(
+                          Patterns::Selection("gpu|cusparse|deal.II-cpu")));
     prm.declare_entry("Output file",
                       "operator_throughput.csv",
                       Patterns::FileName(Patterns::FileName::output));
@@ -88,23 +122,30 @@ struct Parameters
     degrees.clear();
     for (const auto &s : Utilities::split_string_list(prm.get("Degrees")))
       degrees.push_back(Utilities::string_to_int(s));
-    number_types   = Utilities::split_string_list(prm.get("Number types"));
-    mesh           = prm.get("Mesh");
-    min_dofs       = prm.get_double("Min DoFs");
-    max_dofs       = prm.get_double("Max DoFs");
-    repetitions    = prm.get_integer("Repetitions");
-    coloring       = prm.get_bool("Coloring");
-    implementation = prm.get("Implementation");
-    output_file    = prm.get("Output file");
+    number_types    = Utilities::split_string_list(prm.get("Number types"));
+    mesh            = prm.get("Mesh");
+    refinement      = prm.get("Refinement");
+    min_dofs        = prm.get_double("Min DoFs");
+    max_dofs        = prm.get_double("Max DoFs");
+    max_sparse_dofs = prm.get_double("Max DoFs sparse");
+    max_pattern_work = prm.get_double("Max pattern work");
+    repetitions     = prm.get_integer("Repetitions");
+    coloring        = prm.get_bool("Coloring");
+    cells_per_block = prm.get_integer("Cells per block");
+    implementations = Utilities::split_string_list(prm.get("Implementations"));
+    output_file     = prm.get("Output file");
   }
 };
 
 struct Row
 {
+  std::string   implementation;
   unsigned int  dim, degree;
   std::string   number;
-  std::uint64_t cells, dofs;
+  std::uint64_t cells, hanging_cells, dofs;
   double        setup_seconds, seconds, bytes;
+  double        device_bytes; // memory the approach holds (0: not measured)
+  double        check;        // relative difference to matrix-free (-1: none)
 };
 
 // The same operator with deal.II's CPU MatrixFree: seconds per vmult.
@@ -172,28 +213,40 @@ cpu_vmult_seconds(const Mapping<dim>              &mapping,
 
 template <int dim, int degree, typename Number>
 void
-run(const Parameters &param, std::vector<Row> &rows)
+run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
 {
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const std::string number = sizeof(Number) == 8 ? "double" : "float";
+  auto print = [&](const Row &r)
+  {
+    if (root)
+      std::cout << "  Q" << degree << " " << r.implementation << " " << number
+                << " " << r.cells << " cells (" << r.hanging_cells
+                << " hanging) " << r.dofs << " DoFs: " << std::scientific
+                << std::setprecision(3) << r.dofs / r.seconds
+                << " DoFs/s (setup " << std::fixed << std::setprecision(1)
+                << r.setup_seconds << " s)" << std::defaultfloat << std::endl;
+  };
   for (unsigned int refinements = 0;; ++refinements)
   {
     // Estimate the size before building: (degree * 2^r * c)^dim DoFs.
-    // The ball has 7 (3D) or 5 (2D) coarse cells, the cube one.
+    // The ball has 7 (3D) or 5 (2D) coarse cells, the cube one; the shell
+    // adds about 1.3 (3D) and 0.8 (2D) times the cells.
     const double coarse = param.mesh == "ball" ? (dim == 3 ? 7. : 5.) : 1.;
     const double cells_1d =
         std::pow(coarse, 1. / dim) * std::pow(2., refinements);
-    const double estimate = std::pow(degree * cells_1d + 1, dim);
-    if (estimate > 1.5 * param.max_dofs)
+    const double estimate =
+        std::pow(degree * cells_1d + 1, dim) *
+        (param.refinement == "shell" ? (dim == 3 ? 2.3 : 1.8) : 1.);
+    if (estimate > 1.3 * param.max_dofs)
       break;
     if (estimate < 0.5 * param.min_dofs)
       continue;
     const auto start = std::chrono::steady_clock::now();
     parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
-    if (param.mesh == "ball")
-      GridGenerator::hyper_ball(tria);
-    else
-      GridGenerator::hyper_cube(tria, -1., 1.);
-    tria.refine_global(refinements);
+    make_mesh(tria, param.mesh == "ball", refinements);
+    if (param.refinement == "shell")
+      refine_shell(tria, 0.3, 0.6);
     MappingQ<dim>   mapping(param.mesh == "ball" ? std::min(degree, 4) : 1);
     FE_Q<dim>       fe(degree);
     DoFHandler<dim> dof_handler(tria);
@@ -205,16 +258,18 @@ run(const Parameters &param, std::vector<Row> &rows)
     IndexSet relevant;
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     AffineConstraints<double> constraints(relevant);
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
     DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
     constraints.close();
 
     const std::uint64_t n_cells = tria.n_global_active_cells();
+    const std::uint64_t n_dofs  = dof_handler.n_dofs();
     const double        n_q     = std::pow(degree + 1, dim);
     // Least bytes: src read, dst zeroed, read and written, per-cell data.
-    const double bytes = sizeof(Number) * 4. * dof_handler.n_dofs() +
+    const double bytes = sizeof(Number) * 4. * n_dofs +
                          n_cells * (4. * std::pow(degree + 1, dim) +
                                     sizeof(Number) * n_q * (dim * dim + 2));
-    if (param.implementation == "deal.II-cpu")
+    if (param.runs("deal.II-cpu"))
     {
       AssertThrow(
           sizeof(Number) == 8,
@@ -224,21 +279,22 @@ run(const Parameters &param, std::vector<Row> &rows)
       const double setup = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start)
                                .count();
-      rows.push_back({dim,
+      rows.push_back({"deal.II-cpu",
+                      dim,
                       degree,
                       "double",
                       n_cells,
-                      dof_handler.n_dofs(),
+                      0,
+                      n_dofs,
                       setup,
                       seconds,
-                      bytes});
-      if (root)
-        std::cout << "  Q" << degree << " deal.II-cpu " << n_cells << " cells "
-                  << dof_handler.n_dofs() << " DoFs: " << std::scientific
-                  << std::setprecision(3) << dof_handler.n_dofs() / seconds
-                  << " DoFs/s" << std::defaultfloat << std::endl;
-      continue;
+                      bytes,
+                      0.,
+                      -1.});
+      print(rows.back());
     }
+    if (!param.runs("gpu") && !param.runs("cusparse"))
+      continue;
 
     GPU::MatrixFree<dim, Number> matrix_free;
     matrix_free.reinit(
@@ -248,7 +304,9 @@ run(const Parameters &param, std::vector<Row> &rows)
         QGauss<1>(degree + 1),
         typename GPU::MatrixFree<dim, Number>::AdditionalData(
             update_gradients | update_JxW_values | update_quadrature_points,
-            param.coloring));
+            param.coloring,
+            numbers::invalid_unsigned_int,
+            param.cells_per_block));
     GPU::Array<Number> coefficients;
     matrix_free.evaluate_coefficient(
         [](const Point<dim> &x)
@@ -262,41 +320,128 @@ run(const Parameters &param, std::vector<Row> &rows)
     const double setup =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
+    const std::uint64_t hanging = Utilities::MPI::sum(
+        matrix_free.n_cells_with_hanging_nodes(), MPI_COMM_WORLD);
 
     GPU::LaplaceCoefficients<Number> k;
     k.diffusion = coefficients.data();
     const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
-    const double                                   seconds =
-        median_seconds(param.repetitions,
-                       [&]
-                       {
-                         dst = Number();
-                         matrix_free.cell_loop(cell, src, dst);
-                       });
-    const std::uint64_t cells = n_cells;
-    rows.push_back({dim,
-                    degree,
-                    sizeof(Number) == 8 ? "double" : "float",
-                    cells,
-                    dof_handler.n_dofs(),
-                    setup,
-                    seconds,
-                    bytes});
-    if (root)
-      std::cout << "  Q" << degree << " " << rows.back().number << " " << cells
-                << " cells " << dof_handler.n_dofs()
-                << " DoFs: " << std::scientific << std::setprecision(3)
-                << dof_handler.n_dofs() / seconds << " DoFs/s (setup "
-                << std::fixed << std::setprecision(1) << setup << " s)"
-                << std::defaultfloat << std::endl;
+    if (param.runs("gpu"))
+    {
+      const double seconds = median_seconds(param.repetitions,
+                                            [&]
+                                            {
+                                              dst = Number();
+                                              matrix_free.cell_loop(cell,
+                                                                    src,
+                                                                    dst);
+                                            });
+      const double device_bytes =
+          Utilities::MPI::sum(double(matrix_free.memory_consumption() +
+                                     coefficients.memory_consumption() +
+                                     2 * sizeof(Number) * src.size()),
+                              MPI_COMM_WORLD);
+      rows.push_back({"gpu",
+                      dim,
+                      degree,
+                      number,
+                      n_cells,
+                      hanging,
+                      n_dofs,
+                      setup,
+                      seconds,
+                      bytes,
+                      device_bytes,
+                      -1.});
+      print(rows.back());
+    }
+
+    // The host-side sparsity pattern costs about cells x (cell DoFs)^2.
+    const double pattern_work =
+        double(n_cells) * std::pow(std::pow(degree + 1., dim), 2);
+    if (param.runs("cusparse") && !sparse_failed &&
+        GPU::Device::backend() == GPU::Backend::cuda &&
+        n_dofs <= param.max_sparse_dofs &&
+        pattern_work <= param.max_pattern_work)
+    {
+      AssertThrow(Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1,
+                  ExcMessage("the cuSPARSE baseline runs on one rank"));
+      try
+      {
+        const auto sparse_start = std::chrono::steady_clock::now();
+        benchmark::SparseMatrixBaseline<Number> matrix;
+        matrix.template reinit<dim, degree>(dof_handler,
+                                            constraints,
+                                            matrix_free,
+                                            k);
+        GPU::Device::synchronize();
+        const double sparse_setup =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          sparse_start)
+                .count();
+        // The same operator: matrix-free with identity on constrained rows.
+        GPU::Vector<Number> x, y_free, y_sparse;
+        matrix_free.initialize_dof_vector(x);
+        matrix_free.initialize_dof_vector(y_free);
+        matrix_free.initialize_dof_vector(y_sparse);
+        {
+          LinearAlgebra::distributed::Vector<Number> host(
+              x.get_partitioner());
+          std::uint64_t state = 17;
+          for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
+          {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            host.local_element(i) = Number((state >> 11) * 0x1.0p-53 - 0.5);
+          }
+          x.copy_locally_owned_data_from(host);
+        }
+        matrix_free.cell_loop(cell, x, y_free);
+        matrix_free.copy_constrained_values(x, y_free);
+        matrix.vmult(y_sparse, x);
+        y_sparse.add(Number(-1), y_free);
+        const double check = y_sparse.linfty_norm() / y_free.linfty_norm();
+        const double seconds =
+            median_seconds(param.repetitions, [&] { matrix.vmult(dst, src); });
+        const double matrix_bytes =
+            matrix.n_nonzero_elements() * (sizeof(Number) + 4.) +
+            4. * (n_dofs + 1) + 2. * sizeof(Number) * n_dofs;
+        rows.push_back({"cusparse",
+                        dim,
+                        degree,
+                        number,
+                        n_cells,
+                        hanging,
+                        n_dofs,
+                        sparse_setup,
+                        seconds,
+                        matrix_bytes,
+                        double(matrix.memory_consumption() +
+                               2 * sizeof(Number) * n_dofs),
+                        check});
+        print(rows.back());
+        if (root)
+          std::cout << "    " << matrix.n_nonzero_elements()
+                    << " matrix entries, |A x - matrix-free(x)| / |matrix-free(x)| = "
+                    << check << std::endl;
+      }
+      catch (const std::exception &e)
+      {
+        sparse_failed = true;
+        if (root)
+          std::cout << "  Q" << degree << " cusparse " << n_dofs
+                    << " DoFs: stopped, larger sizes skipped: "
+                    << std::string(e.what()).substr(0, 400) << std::endl;
+      }
+    }
   }
 }
 
-template <int dim, typename Number, int degree = 1>
+template <int dim, typename Number, int degree>
 void
-dispatch(const unsigned int wanted,
-         const Parameters  &param,
-         std::vector<Row>  &rows)
+dispatch_degree(const unsigned int wanted,
+                const Parameters  &param,
+                std::vector<Row>  &rows,
+                bool              &sparse_failed)
 {
   if constexpr (degree <= 8)
   {
@@ -304,15 +449,26 @@ dispatch(const unsigned int wanted,
     {
       if constexpr (degree >= DEAL_II_GPU_MIN_DEGREE &&
                     degree <= DEAL_II_GPU_MAX_DEGREE)
-        run<dim, degree, Number>(param, rows);
+        run<dim, degree, Number>(param, rows, sparse_failed);
       else
         AssertThrow(false,
                     ExcMessage("degree " + std::to_string(degree) +
                                " is not compiled in this build"));
     }
     else
-      dispatch<dim, Number, degree + 1>(wanted, param, rows);
+      dispatch_degree<dim, Number, degree + 1>(
+          wanted, param, rows, sparse_failed);
   }
+}
+
+template <int dim, typename Number>
+void
+dispatch(const unsigned int wanted,
+         const Parameters  &param,
+         std::vector<Row>  &rows)
+{
+  bool sparse_failed = false;
+  dispatch_degree<dim, Number, 1>(wanted, param, rows, sparse_failed);
 }
 
 int
@@ -333,7 +489,10 @@ main(int argc, char **argv)
 
     // Copy bandwidth of this device, the ceiling for the operator.
     double copy_rate = 0;
-    if (param.implementation == "deal.II-cpu")
+    const bool on_cpu = param.runs("deal.II-cpu");
+    AssertThrow(!on_cpu || param.implementations.size() == 1,
+                ExcMessage("deal.II-cpu runs alone (one MPI rank per core)"));
+    if (on_cpu)
     {
       // Memory bandwidth of the CPU: all ranks copy at once.
       const unsigned int p = Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
@@ -359,7 +518,7 @@ main(int argc, char **argv)
     }
     if (root)
       std::cout << "operator_throughput on "
-                << (param.implementation == "gpu"
+                << (!on_cpu
                         ? GPU::Device::description()
                         : std::string("deal.II's CPU MatrixFree (unvectorized "
                                       "build, one MPI rank per core)"))
@@ -382,30 +541,70 @@ main(int argc, char **argv)
     if (root)
     {
       std::ofstream csv(param.output_file);
-      csv << "backend,ranks,mesh,dim,degree,number,cells,dofs,setup_seconds,"
-             "vmult_seconds,dofs_per_second,bytes,GB_per_s,fraction_of_copy\n";
-      std::cout
-          << "\n dim  Q  number       cells        DoFs   vmult [ms]     DoFs/s"
-             "   GB/s  of copy\n";
+      csv << "implementation,backend,ranks,mesh,refinement,dim,degree,number,"
+             "cells,hanging_cells,dofs,setup_seconds,vmult_seconds,"
+             "dofs_per_second,bytes,GB_per_s,fraction_of_copy,device_bytes,"
+             "device_bytes_per_dof,check\n";
+      std::cout << "\n implementation  dim  Q  number       cells  hanging"
+                   "        DoFs   vmult [ms]     DoFs/s   GB/s  of copy"
+                   "  B/DoF\n";
       for (const Row &r : rows)
       {
         const double rate = r.bytes / r.seconds;
-        std::cout << std::setw(4) << r.dim << std::setw(3) << r.degree
-                  << std::setw(8) << r.number << std::setw(12) << r.cells
-                  << std::setw(12) << r.dofs << std::fixed
+        std::cout << std::setw(15) << r.implementation << std::setw(5)
+                  << r.dim << std::setw(3) << r.degree << std::setw(8)
+                  << r.number << std::setw(12) << r.cells << std::setw(9)
+                  << r.hanging_cells << std::setw(12) << r.dofs << std::fixed
                   << std::setprecision(3) << std::setw(13) << r.seconds * 1e3
                   << std::scientific << std::setprecision(2) << std::setw(11)
                   << r.dofs / r.seconds << std::fixed << std::setprecision(0)
                   << std::setw(7) << rate / 1e9 << std::setw(8)
-                  << 100 * rate / copy_rate << "%" << std::defaultfloat << "\n";
-        csv << (param.implementation == "gpu"
-                    ? GPU::to_string(GPU::Device::backend())
-                    : param.implementation)
+                  << 100 * rate / copy_rate << "%" << std::setw(7)
+                  << r.device_bytes / r.dofs << std::defaultfloat << "\n";
+        csv << r.implementation << ','
+            << (on_cpu ? std::string("cpu")
+                       : GPU::to_string(GPU::Device::backend()))
             << ',' << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
-            << param.mesh << ',' << r.dim << ',' << r.degree << ',' << r.number
-            << ',' << r.cells << ',' << r.dofs << ',' << r.setup_seconds << ','
-            << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes << ','
-            << rate / 1e9 << ',' << rate / copy_rate << '\n';
+            << param.mesh << ',' << param.refinement << ',' << r.dim << ','
+            << r.degree << ',' << r.number << ',' << r.cells << ','
+            << r.hanging_cells << ',' << r.dofs << ',' << r.setup_seconds
+            << ',' << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes
+            << ',' << rate / 1e9 << ',' << rate / copy_rate << ','
+            << r.device_bytes << ',' << r.device_bytes / r.dofs << ','
+            << r.check << '\n';
+      }
+      // Largest problem per approach: device memory over the bytes per DoF
+      // of the largest run.
+      const double device_memory = GPU::Device::memory_info().second;
+      if (device_memory > 0)
+      {
+        std::cout << "\nLargest problem that fits in "
+                  << device_memory / (1 << 30)
+                  << " GiB (device memory / bytes per DoF at the largest size "
+                     "run):\n";
+        for (std::size_t i = 0; i < rows.size(); ++i)
+        {
+          const Row &r    = rows[i];
+          const bool last = i + 1 == rows.size() ||
+                            rows[i + 1].implementation != r.implementation ||
+                            rows[i + 1].degree != r.degree ||
+                            rows[i + 1].number != r.number ||
+                            rows[i + 1].dofs < r.dofs;
+          bool largest = true;
+          for (const Row &other : rows)
+            if (other.implementation == r.implementation &&
+                other.degree == r.degree && other.number == r.number &&
+                other.dofs > r.dofs)
+              largest = false;
+          if (last && largest && r.device_bytes > 0)
+            std::cout << "  " << r.implementation << " Q" << r.degree << " "
+                      << r.number << ": " << std::scientific
+                      << std::setprecision(2)
+                      << device_memory / (r.device_bytes / r.dofs)
+                      << " DoFs (" << std::fixed << std::setprecision(0)
+                      << r.device_bytes / r.dofs << " bytes per DoF)"
+                      << std::defaultfloat << "\n";
+        }
       }
       std::cout << "\nCSV written to " << param.output_file << std::endl;
     }

@@ -623,7 +623,9 @@ namespace dealii
         hanging_interpolation.clear();
       }
 
-      // Cells per thread block: about 128 threads, within 48 KiB of scratch.
+      // Cells per thread block: at least 64 threads, within 48 KiB of
+      // scratch. Measured on the H100 (doc/benchmarks.md): Q1 3D gains 2.5x
+      // with 8-16 cells, Q2 nothing, and Q3 loses with more than one.
       {
         const unsigned int threads = Utilities::pow(n_q_1d, dim);
         const std::size_t  scratch =
@@ -635,7 +637,7 @@ namespace dealii
         unsigned int wanted = additional_data.cells_per_block;
         if (wanted == 0)
         {
-          wanted = std::max(1u, 128u / threads);
+          wanted = std::max(1u, 64u / threads);
           while (wanted > 1 && wanted * scratch > 48 * 1024)
             --wanted;
         }

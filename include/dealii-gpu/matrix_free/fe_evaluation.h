@@ -241,6 +241,39 @@ namespace dealii
         team.barrier();
       }
 
+      /**
+       * After integrate(): call f(j, index, value) for every local DoF j
+       * with its vector index (constrained_dof for a skipped DoF) and its
+       * integrated value, with hanging nodes resolved as in
+       * distribute_local_to_global(). With set_unit_dof_values(i) before
+       * evaluate(), the values are column i of the cell matrix, which is how
+       * a sparse matrix is assembled from a cell operation.
+       */
+      template <typename F>
+      DEAL_II_GPU_HOST_DEVICE void for_each_local_result(const F &f)
+      {
+        resolve_hanging_nodes<true>();
+        const unsigned int *indices =
+            data.dof_indices + std::size_t(cell) * dofs_per_cell;
+        const Number *v = values;
+        team.for_each(dofs_per_cell,
+                      [&](unsigned int j)
+                      {
+                        f(j,
+                          indices[j],
+                          v[(j / n_dofs_per_component) * n_q_points +
+                            j % n_dofs_per_component]);
+                      });
+        team.barrier();
+      }
+
+      /** Vector index of local DoF j (constrained_dof if skipped). */
+      DEAL_II_GPU_HOST_DEVICE unsigned int
+      dof_index(const unsigned int j) const
+      {
+        return data.dof_indices[std::size_t(cell) * dofs_per_cell + j];
+      }
+
       /** Add the local results to dst like distribute_local_to_global(). */
       DEAL_II_GPU_HOST_DEVICE void distribute_local_results(Number *dst) const
       {

@@ -125,8 +125,8 @@ namespace dealii
          *  numbers::invalid_unsigned_int for the active cells. */
         unsigned int mg_level;
         /** Cells per CUDA thread block (one thread per quadrature point
-         *  each); 0 picks about 128 threads per block. No effect on the
-         *  host backend. */
+         *  each); 0 picks at least 64 threads per block (3D: 8 cells for
+         *  Q1, 2 for Q2, 1 from Q3 on). No effect on the host backend. */
         unsigned int cells_per_block;
       };
 

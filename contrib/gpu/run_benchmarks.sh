@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# GPU machine: runs benchmark steps of doc/benchmarks.md with the programs
+# unpacked by run_tests.sh (/tmp/app) and deal.II's runtime (/tmp/rt);
+# logs and CSV files go to $OUT.
+#   contrib/gpu/run_benchmarks.sh STEP...
+# Steps: uniform-low uniform-high (3D ball, double, Q1-4 / Q5-8, matrix-free
+# and cuSPARSE), shell (matrix-free with hanging nodes), cells-per-block
+# (Q1-Q3 with 1 to 32 cells per block), float, 2d, cpu (deal.II's CPU
+# MatrixFree, one rank per core), helmholtz.
+set -uo pipefail
+app=/tmp/app
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+. /tmp/rt/rt-env.sh
+export LD_LIBRARY_PATH=$app/lib:${LD_LIBRARY_PATH:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+work=$(mktemp -d)
+cd "$work"
+
+# prm NAME "key = value" ...: parameter file from the defaults plus changes.
+prm() {
+  local name=$1; shift
+  cp "$app/operator_throughput.prm" "$name.prm"
+  for setting in "$@"; do echo "set $setting" >> "$name.prm"; done
+  echo "set Output file = $out/$name.csv" >> "$name.prm"
+}
+bench() { # name, settings...
+  local name=$1
+  prm "$@"
+  "$app/bin/operator_throughput" "$name.prm" --device=cuda > "$out/$name.txt" 2>&1
+  echo "$name: rc=$? $(grep -c DoFs/s "$out/$name.txt") rows"
+}
+
+for step in "$@"; do
+  case $step in
+    uniform-low)
+      bench uniform_q1-4 "Degrees = 1, 2, 3, 4" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+    uniform-high)
+      bench uniform_q5-8 "Degrees = 5, 6, 7, 8" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+    shell)
+      bench shell "Refinement = shell" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" ;;
+    cells-per-block)
+      for cpb in 1 2 4 8 16 32; do
+        bench cells_per_block_$cpb "Degrees = 1, 2, 3" "Implementations = gpu" "Min DoFs = 7e5" "Max DoFs = 7e6" "Cells per block = $cpb" "Repetitions = 10"
+      done ;;
+    float)
+      bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+    2d)
+      bench 2d "Dimension = 2" "Max DoFs = 5e6" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+    cpu)
+      cp "$app/cpu.prm" cpu.prm
+      echo "set Output file = $out/cpu16.csv" >> cpu.prm
+      mpirun -np 16 --bind-to core "$app/bin/operator_throughput" cpu.prm --device=host > "$out/cpu16.txt" 2>&1
+      echo "cpu: rc=$?" ;;
+    helmholtz)
+      cp "$app/helmholtz.prm" h.prm
+      sed -i 's/^set Refinements .*/set Refinements = 3, 4, 5, 6, 7/' h.prm
+      "$app/bin/helmholtz" h.prm --device=cuda > "$out/helmholtz.txt" 2>&1
+      echo "helmholtz: rc=$?" ;;
+    *) echo "unknown step $step" ;;
+  esac
+done
