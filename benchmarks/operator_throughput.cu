@@ -54,13 +54,13 @@ struct Parameters
   std::vector<unsigned int> degrees;
   std::vector<std::string>  number_types;
   std::string               mesh, refinement;
-  double                    min_dofs = 1e5, max_dofs = 1e8, max_sparse_dofs = 3e7;
-  double                    max_pattern_work = 5e8;
-  unsigned int              repetitions     = 20;
-  bool                      coloring        = false;
-  unsigned int              cells_per_block = 0;
-  std::vector<std::string>  implementations;
-  std::string               output_file;
+  double       min_dofs = 1e5, max_dofs = 1e8, max_sparse_dofs = 3e7;
+  double       max_pattern_work = 5e8;
+  unsigned int repetitions      = 20;
+  bool         coloring         = false;
+  unsigned int cells_per_block  = 0;
+  std::vector<std::string> implementations;
+  std::string              output_file;
 
   bool runs(const std::string &implementation) const
   {
@@ -107,10 +107,10 @@ struct Parameters
                       "0",
                       Patterns::Integer(0, 128),
                       "cells per CUDA thread block; 0: automatic");
-    prm.declare_entry("Implementations",
-                      "gpu",
-                      Patterns::List(
-                          Patterns::Selection("gpu|cusparse|deal.II-cpu")));
+    prm.declare_entry(
+        "Implementations",
+        "gpu",
+        Patterns::List(Patterns::Selection("gpu|cusparse|deal.II-cpu")));
     prm.declare_entry("Output file",
                       "operator_throughput.csv",
                       Patterns::FileName(Patterns::FileName::output));
@@ -122,18 +122,18 @@ struct Parameters
     degrees.clear();
     for (const auto &s : Utilities::split_string_list(prm.get("Degrees")))
       degrees.push_back(Utilities::string_to_int(s));
-    number_types    = Utilities::split_string_list(prm.get("Number types"));
-    mesh            = prm.get("Mesh");
-    refinement      = prm.get("Refinement");
-    min_dofs        = prm.get_double("Min DoFs");
-    max_dofs        = prm.get_double("Max DoFs");
-    max_sparse_dofs = prm.get_double("Max DoFs sparse");
+    number_types     = Utilities::split_string_list(prm.get("Number types"));
+    mesh             = prm.get("Mesh");
+    refinement       = prm.get("Refinement");
+    min_dofs         = prm.get_double("Min DoFs");
+    max_dofs         = prm.get_double("Max DoFs");
+    max_sparse_dofs  = prm.get_double("Max DoFs sparse");
     max_pattern_work = prm.get_double("Max pattern work");
-    repetitions     = prm.get_integer("Repetitions");
-    coloring        = prm.get_bool("Coloring");
-    cells_per_block = prm.get_integer("Cells per block");
-    implementations = Utilities::split_string_list(prm.get("Implementations"));
-    output_file     = prm.get("Output file");
+    repetitions      = prm.get_integer("Repetitions");
+    coloring         = prm.get_bool("Coloring");
+    cells_per_block  = prm.get_integer("Cells per block");
+    implementations  = Utilities::split_string_list(prm.get("Implementations"));
+    output_file      = prm.get("Output file");
   }
 };
 
@@ -217,7 +217,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
 {
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const std::string number = sizeof(Number) == 8 ? "double" : "float";
-  auto print = [&](const Row &r)
+  auto              print  = [&](const Row &r)
   {
     if (root)
       std::cout << "  Q" << degree << " " << r.implementation << " " << number
@@ -328,14 +328,13 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
     if (param.runs("gpu"))
     {
-      const double seconds = median_seconds(param.repetitions,
-                                            [&]
-                                            {
-                                              dst = Number();
-                                              matrix_free.cell_loop(cell,
-                                                                    src,
-                                                                    dst);
-                                            });
+      const double seconds =
+          median_seconds(param.repetitions,
+                         [&]
+                         {
+                           dst = Number();
+                           matrix_free.cell_loop(cell, src, dst);
+                         });
       const double device_bytes =
           Utilities::MPI::sum(double(matrix_free.memory_consumption() +
                                      coefficients.memory_consumption() +
@@ -370,10 +369,8 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       {
         const auto sparse_start = std::chrono::steady_clock::now();
         benchmark::SparseMatrixBaseline<Number> matrix;
-        matrix.template reinit<dim, degree>(dof_handler,
-                                            constraints,
-                                            matrix_free,
-                                            k);
+        matrix.template reinit<dim, degree>(
+            dof_handler, constraints, matrix_free, k);
         GPU::Device::synchronize();
         const double sparse_setup =
             std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -385,9 +382,8 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         matrix_free.initialize_dof_vector(y_free);
         matrix_free.initialize_dof_vector(y_sparse);
         {
-          LinearAlgebra::distributed::Vector<Number> host(
-              x.get_partitioner());
-          std::uint64_t state = 17;
+          LinearAlgebra::distributed::Vector<Number> host(x.get_partitioner());
+          std::uint64_t                              state = 17;
           for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
           {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -405,24 +401,25 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         const double matrix_bytes =
             matrix.n_nonzero_elements() * (sizeof(Number) + 4.) +
             4. * (n_dofs + 1) + 2. * sizeof(Number) * n_dofs;
-        rows.push_back({"cusparse",
-                        dim,
-                        degree,
-                        number,
-                        n_cells,
-                        hanging,
-                        n_dofs,
-                        sparse_setup,
-                        seconds,
-                        matrix_bytes,
-                        double(matrix.memory_consumption() +
-                               2 * sizeof(Number) * n_dofs),
-                        check});
+        rows.push_back(
+            {"cusparse",
+             dim,
+             degree,
+             number,
+             n_cells,
+             hanging,
+             n_dofs,
+             sparse_setup,
+             seconds,
+             matrix_bytes,
+             double(matrix.memory_consumption() + 2 * sizeof(Number) * n_dofs),
+             check});
         print(rows.back());
         if (root)
-          std::cout << "    " << matrix.n_nonzero_elements()
-                    << " matrix entries, |A x - matrix-free(x)| / |matrix-free(x)| = "
-                    << check << std::endl;
+          std::cout
+              << "    " << matrix.n_nonzero_elements()
+              << " matrix entries, |A x - matrix-free(x)| / |matrix-free(x)| = "
+              << check << std::endl;
       }
       catch (const std::exception &e)
       {
@@ -488,8 +485,8 @@ main(int argc, char **argv)
     param.parse(prm);
 
     // Copy bandwidth of this device, the ceiling for the operator.
-    double copy_rate = 0;
-    const bool on_cpu = param.runs("deal.II-cpu");
+    double     copy_rate = 0;
+    const bool on_cpu    = param.runs("deal.II-cpu");
     AssertThrow(!on_cpu || param.implementations.size() == 1,
                 ExcMessage("deal.II-cpu runs alone (one MPI rank per core)"));
     if (on_cpu)
@@ -551,10 +548,10 @@ main(int argc, char **argv)
       for (const Row &r : rows)
       {
         const double rate = r.bytes / r.seconds;
-        std::cout << std::setw(15) << r.implementation << std::setw(5)
-                  << r.dim << std::setw(3) << r.degree << std::setw(8)
-                  << r.number << std::setw(12) << r.cells << std::setw(9)
-                  << r.hanging_cells << std::setw(12) << r.dofs << std::fixed
+        std::cout << std::setw(15) << r.implementation << std::setw(5) << r.dim
+                  << std::setw(3) << r.degree << std::setw(8) << r.number
+                  << std::setw(12) << r.cells << std::setw(9) << r.hanging_cells
+                  << std::setw(12) << r.dofs << std::fixed
                   << std::setprecision(3) << std::setw(13) << r.seconds * 1e3
                   << std::scientific << std::setprecision(2) << std::setw(11)
                   << r.dofs / r.seconds << std::fixed << std::setprecision(0)
@@ -567,11 +564,10 @@ main(int argc, char **argv)
             << ',' << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
             << param.mesh << ',' << param.refinement << ',' << r.dim << ','
             << r.degree << ',' << r.number << ',' << r.cells << ','
-            << r.hanging_cells << ',' << r.dofs << ',' << r.setup_seconds
-            << ',' << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes
-            << ',' << rate / 1e9 << ',' << rate / copy_rate << ','
-            << r.device_bytes << ',' << r.device_bytes / r.dofs << ','
-            << r.check << '\n';
+            << r.hanging_cells << ',' << r.dofs << ',' << r.setup_seconds << ','
+            << r.seconds << ',' << r.dofs / r.seconds << ',' << r.bytes << ','
+            << rate / 1e9 << ',' << rate / copy_rate << ',' << r.device_bytes
+            << ',' << r.device_bytes / r.dofs << ',' << r.check << '\n';
       }
       // Largest problem per approach: device memory over the bytes per DoF
       // of the largest run.
@@ -600,8 +596,8 @@ main(int argc, char **argv)
             std::cout << "  " << r.implementation << " Q" << r.degree << " "
                       << r.number << ": " << std::scientific
                       << std::setprecision(2)
-                      << device_memory / (r.device_bytes / r.dofs)
-                      << " DoFs (" << std::fixed << std::setprecision(0)
+                      << device_memory / (r.device_bytes / r.dofs) << " DoFs ("
+                      << std::fixed << std::setprecision(0)
                       << r.device_bytes / r.dofs << " bytes per DoF)"
                       << std::defaultfloat << "\n";
         }

@@ -53,19 +53,20 @@ namespace benchmark
     const int                       *columns;
     Number                          *values;
 
-    DEAL_II_GPU_HOST_DEVICE void operator()(const GPU::TeamMember &team,
-                                            const unsigned int     cell,
-                                            const GPU::MatrixFreeData<dim, Number> &data,
-                                            const Number *,
-                                            Number *) const
+    DEAL_II_GPU_HOST_DEVICE void
+    operator()(const GPU::TeamMember                  &team,
+               const unsigned int                      cell,
+               const GPU::MatrixFreeData<dim, Number> &data,
+               const Number *,
+               Number *) const
     {
       using FEEval = GPU::FEEvaluation<dim, degree, degree + 1, 1, Number>;
-      FEEval                                 phi(team, cell, data);
-      const bool                             reaction = coefficients.has_reaction();
-      const GPU::LaplaceCoefficients<Number> k        = coefficients;
-      const int                             *starts   = row_starts;
-      const int                             *cols     = columns;
-      Number                                *vals     = values;
+      FEEval     phi(team, cell, data);
+      const bool reaction                      = coefficients.has_reaction();
+      const GPU::LaplaceCoefficients<Number> k = coefficients;
+      const int                             *starts = row_starts;
+      const int                             *cols   = columns;
+      Number                                *vals   = values;
       for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
       {
         phi.set_unit_dof_values(i);
@@ -140,10 +141,8 @@ namespace benchmark
       row_starts.copy_from(starts);
       columns.copy_from(cols);
       values.copy_from(vals);
-      AssembleLaplaceCell<dim, degree, Number> assemble{coefficients,
-                                                        row_starts.data(),
-                                                        columns.data(),
-                                                        values.data()};
+      AssembleLaplaceCell<dim, degree, Number> assemble{
+          coefficients, row_starts.data(), columns.data(), values.data()};
       GPU::Vector<Number> unused_src, unused_dst;
       matrix_free.initialize_dof_vector(unused_src);
       matrix_free.initialize_dof_vector(unused_dst);
@@ -164,8 +163,8 @@ namespace benchmark
     void vmult(GPU::Vector<Number> &dst, const GPU::Vector<Number> &src) const
     {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-      BENCHMARK_CUSPARSE_CHECK(cusparseDnVecSetValues(
-          x, const_cast<Number *>(src.get_values())));
+      BENCHMARK_CUSPARSE_CHECK(
+          cusparseDnVecSetValues(x, const_cast<Number *>(src.get_values())));
       BENCHMARK_CUSPARSE_CHECK(cusparseDnVecSetValues(y, dst.get_values()));
       const Number one = 1, zero = 0;
       BENCHMARK_CUSPARSE_CHECK(cusparseSpMV(handle,
@@ -250,11 +249,11 @@ namespace benchmark
     cusparseSpMatDescr_t matrix = nullptr;
     cusparseDnVecDescr_t x = nullptr, y = nullptr;
 #endif
-    std::size_t                n = 0, nnz = 0;
-    GPU::Array<int>            row_starts, columns;
-    GPU::Array<Number>         values;
+    std::size_t                       n = 0, nnz = 0;
+    GPU::Array<int>                   row_starts, columns;
+    GPU::Array<Number>                values;
     mutable GPU::Array<unsigned char> buffer;
-    GPU::Vector<Number>        work_x, work_y;
+    GPU::Vector<Number>               work_x, work_y;
   };
 } // namespace benchmark
 

@@ -6,7 +6,8 @@
 # Steps: uniform-low uniform-high (3D ball, double, Q1-4 / Q5-8, matrix-free
 # and cuSPARSE), shell (matrix-free with hanging nodes), cells-per-block
 # (Q1-Q3 with 1 to 32 cells per block), float, 2d, cpu (deal.II's CPU
-# MatrixFree, one rank per core), helmholtz.
+# MatrixFree, one rank per core), large (Q4 matrix-free at 1.2e8 DoFs),
+# helmholtz.
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -43,6 +44,8 @@ for step in "$@"; do
       for cpb in 1 2 4 8 16 32; do
         bench cells_per_block_$cpb "Degrees = 1, 2, 3" "Implementations = gpu" "Min DoFs = 7e5" "Max DoFs = 7e6" "Cells per block = $cpb" "Repetitions = 10"
       done ;;
+    large)
+      bench large_q4 "Degrees = 4" "Implementations = gpu" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
     float)
       bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
     2d)

@@ -442,8 +442,7 @@ namespace dealii
                              const std::size_t  scratch_bytes_per_team,
                              const unsigned int teams_per_block)
       {
-        AssertThrow(teams_per_block >= 1 &&
-                        shape.size() >= 1 &&
+        AssertThrow(teams_per_block >= 1 && shape.size() >= 1 &&
                         shape.size() * teams_per_block <= 1024,
                     ExcMessage(std::string("kernel '") + kernel_name +
                                "': a block has 1 to 1024 threads, not " +

@@ -96,9 +96,10 @@ namespace dealii
         // lexicographic DoF indices on hanging faces and edges by the coarse
         // ones.
         template <typename LexicographicIndices>
-        unsigned int substitute(const CellIterator         &cell,
-                                const LexicographicIndices &lexicographic_indices,
-                                Indices                    &indices) const
+        unsigned int
+        substitute(const CellIterator         &cell,
+                   const LexicographicIndices &lexicographic_indices,
+                   Indices                    &indices) const
         {
           if (cell->level() == 0)
             return 0;
@@ -120,8 +121,7 @@ namespace dealii
             if (!cell->at_boundary(f) && cell->neighbor_is_coarser(f))
             {
               const unsigned int d = f / 2;
-              AssertThrow(f % 2 == ((child >> d) & 1u),
-                          ExcInternalError());
+              AssertThrow(f % 2 == ((child >> d) & 1u), ExcInternalError());
               mask |= face_bit(d);
               face_cell[d] = cell->neighbor(f);
               face_no[d]   = cell->neighbor_of_coarser_neighbor(f).first;
@@ -129,8 +129,7 @@ namespace dealii
           // Edges on a coarser cell's edge, unless inside a hanging face.
           std::array<std::pair<CellIterator, unsigned int>, 3> edge;
           if (dim == 3)
-            for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell;
-                 ++l)
+            for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell; ++l)
             {
               const auto it = coarse_edges.find(cell->line_index(l));
               if (it == coarse_edges.end())
@@ -152,15 +151,15 @@ namespace dealii
           mask |= child;
 
           // Coarse DoFs at the parent's positions.
-          const unsigned int n_lex = Utilities::pow(n, dim);
+          const unsigned int n_lex  = Utilities::pow(n, dim);
           const unsigned int n_comp = indices.size() / n_lex;
           for (unsigned int e = 0; e < dim; ++e)
           {
             if ((mask & face_bit(e)) != 0)
             {
               const Indices coarse = lexicographic_indices(face_cell[e]);
-              const auto    map    = face_map(parent, e, child_position(mask, e),
-                                        face_cell[e], face_no[e]);
+              const auto    map    = face_map(
+                  parent, e, child_position(mask, e), face_cell[e], face_no[e]);
               for (unsigned int i = 0; i < n_lex; ++i)
               {
                 const auto p = position(i);
@@ -173,7 +172,7 @@ namespace dealii
             }
             if (dim == 3 && (mask & edge_bit(e)) != 0)
             {
-              const Indices coarse = lexicographic_indices(edge[e].first);
+              const Indices      coarse = lexicographic_indices(edge[e].first);
               const unsigned int e1 = (e + 1) % 3, e2 = (e + 2) % 3;
               // The coarse cell's edge: direction, fixed sides, and whether
               // it runs like the parent's edge.
@@ -200,7 +199,7 @@ namespace dealii
                 std::array<unsigned int, 3> q{};
                 for (unsigned int d = 0; d < dim; ++d)
                   q[d] = ((sides_c >> d) & 1u) * degree;
-                q[dc] = forward ? p[e] : degree - p[e];
+                q[dc]                = forward ? p[e] : degree - p[e];
                 const unsigned int j = index(q);
                 for (unsigned int c = 0; c < n_comp; ++c)
                   indices[c * n_lex + i] = coarse[c * n_lex + j];
@@ -221,10 +220,9 @@ namespace dealii
             const AffineConstraints<ConstraintNumber> &constraints) const
         {
           using namespace HangingNodes;
-          const unsigned int n_lex     = Utilities::pow(n, dim);
-          const unsigned int n_comp    = fine.size() / n_lex;
-          const double       tolerance = sizeof(ConstraintNumber) < 8 ? 1e-5
-                                                                        : 1e-8;
+          const unsigned int n_lex  = Utilities::pow(n, dim);
+          const unsigned int n_comp = fine.size() / n_lex;
+          const double tolerance = sizeof(ConstraintNumber) < 8 ? 1e-5 : 1e-8;
           std::vector<std::pair<types::global_dof_index, double>> expected,
               actual;
           for (unsigned int c = 0; c < n_comp; ++c)
@@ -288,9 +286,10 @@ namespace dealii
               std::sort(actual.begin(), actual.end());
               bool same = expected.size() == actual.size();
               for (unsigned int k = 0; same && k < expected.size(); ++k)
-                same = expected[k].first == actual[k].first &&
-                       std::abs(expected[k].second - actual[k].second) <=
-                           tolerance * std::max(1., std::abs(expected[k].second));
+                same =
+                    expected[k].first == actual[k].first &&
+                    std::abs(expected[k].second - actual[k].second) <=
+                        tolerance * std::max(1., std::abs(expected[k].second));
               AssertThrow(
                   same,
                   ExcNotSupportedByMatrixFree(
@@ -323,11 +322,13 @@ namespace dealii
                                   unsigned int      &direction,
                                   unsigned int      &start)
         {
-          const unsigned int v0 = GeometryInfo<dim>::line_to_cell_vertices(l, 0);
-          const unsigned int v1 = GeometryInfo<dim>::line_to_cell_vertices(l, 1);
+          const unsigned int v0 =
+              GeometryInfo<dim>::line_to_cell_vertices(l, 0);
+          const unsigned int v1 =
+              GeometryInfo<dim>::line_to_cell_vertices(l, 1);
           const unsigned int differ = v0 ^ v1;
-          direction = differ == 1 ? 0 : differ == 2 ? 1 : 2;
-          start     = std::min(v0, v1);
+          direction                 = differ == 1 ? 0 : differ == 2 ? 1 : 2;
+          start                     = std::min(v0, v1);
         }
 
         // Map from the parent's lexicographic positions on its face normal
@@ -485,9 +486,9 @@ namespace dealii
 
       // Hanging nodes: masks, and the coarse DoF indices that replace the
       // fine ones on hanging faces and edges (levels have none).
-      const unsigned int        n_cells = cells.size();
-      std::vector<unsigned int> masks(n_cells, 0u);
-      std::vector<unsigned int> hanging_slot(n_cells,
+      const unsigned int                                n_cells = cells.size();
+      std::vector<unsigned int>                         masks(n_cells, 0u);
+      std::vector<unsigned int>                         hanging_slot(n_cells,
                                              numbers::invalid_unsigned_int);
       std::vector<std::vector<types::global_dof_index>> hanging_indices;
       std::vector<types::global_dof_index>              coarse_dofs;
@@ -496,12 +497,13 @@ namespace dealii
           !on_level && dof_handler.get_triangulation().has_hanging_nodes();
       if (resolve_hanging)
       {
-        internal::HangingNodeSetup<dim> setup(dof_handler, degree, lexicographic);
+        internal::HangingNodeSetup<dim> setup(
+            dof_handler, degree, lexicographic);
         interpolation_1d = setup.interpolation_matrices();
         for (unsigned int c = 0; c < n_cells; ++c)
         {
-          const auto fine = lexicographic_indices(cells[c]);
-          auto       substituted = fine;
+          const auto         fine        = lexicographic_indices(cells[c]);
+          auto               substituted = fine;
           const unsigned int mask =
               setup.substitute(cells[c], lexicographic_indices, substituted);
           if (mask == 0)
@@ -548,7 +550,7 @@ namespace dealii
       // (a rank without cells on a small mesh).
       if (use_coloring && n_cells > 0)
       {
-        using Iterator = std::vector<unsigned int>::const_iterator;
+        using Iterator      = std::vector<unsigned int>::const_iterator;
         const auto coloring = GraphColoring::make_graph_coloring(
             Iterator(order.begin()),
             Iterator(order.end()),
@@ -613,9 +615,8 @@ namespace dealii
       if (resolve_hanging)
       {
         hanging_masks.copy_from(host_masks);
-        hanging_interpolation.copy_from(
-            std::vector<Number>(interpolation_1d.begin(),
-                                interpolation_1d.end()));
+        hanging_interpolation.copy_from(std::vector<Number>(
+            interpolation_1d.begin(), interpolation_1d.end()));
       }
       else
       {
@@ -628,12 +629,10 @@ namespace dealii
       // with 8-16 cells, Q2 nothing, and Q3 loses with more than one.
       {
         const unsigned int threads = Utilities::pow(n_q_1d, dim);
-        const std::size_t  scratch =
-            (internal::cell_scratch_bytes<dim, Number>(degree,
-                                                        n_q_1d,
-                                                        n_components) +
-             15) /
-            16 * 16;
+        const std::size_t  scratch = (internal::cell_scratch_bytes<dim, Number>(
+                                         degree, n_q_1d, n_components) +
+                                     15) /
+                                    16 * 16;
         unsigned int wanted = additional_data.cells_per_block;
         if (wanted == 0)
         {
@@ -730,8 +729,7 @@ namespace dealii
       data.quadrature_points     = quadrature_points.data();
       data.shape_values          = shape_values.data();
       data.collocation_gradients = collocation_gradients.data();
-      data.hanging_masks =
-          n_hanging_cells > 0 ? hanging_masks.data() : nullptr;
+      data.hanging_masks = n_hanging_cells > 0 ? hanging_masks.data() : nullptr;
       data.hanging_interpolation = hanging_interpolation.data();
     }
 

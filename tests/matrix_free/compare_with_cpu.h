@@ -35,8 +35,8 @@ template <int dim, int degree, int n_comp, typename Number>
 void
 compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
                  const std::string                               &mesh_name,
-                 const unsigned int                               mapping_degree,
-                 const bool                                       coloring)
+                 const unsigned int mapping_degree,
+                 const bool         coloring)
 {
   MappingQ<dim>   mapping(mapping_degree);
   const FE_Q<dim> fe_q(degree);
@@ -132,14 +132,13 @@ compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
   const unsigned int hanging_cells =
       Utilities::MPI::sum(gpu.n_cells_with_hanging_nodes(), MPI_COMM_WORLD);
   deallog << dim << "D " << mesh_name
-          << (mapping_degree > 1
-                  ? " MappingQ" + std::to_string(mapping_degree)
-                  : std::string())
+          << (mapping_degree > 1 ? " MappingQ" + std::to_string(mapping_degree)
+                                 : std::string())
           << " Q" << degree << (n_comp > 1 ? "^" + std::to_string(n_comp) : "")
           << (coloring ? " coloring" : " atomics")
           << (sizeof(Number) == 8 ? " double" : " float") << ", "
-          << tria.n_global_active_cells() << " cells ("
-          << hanging_cells << " with hanging nodes), " << dof_handler.n_dofs()
+          << tria.n_global_active_cells() << " cells (" << hanging_cells
+          << " with hanging nodes), " << dof_handler.n_dofs()
           << " DoFs: relative error "
           << (error <= tolerance ? "within " : "ABOVE ") << tolerance
           << std::endl;

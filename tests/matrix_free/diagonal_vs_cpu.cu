@@ -93,8 +93,8 @@ test(const unsigned int refinements, const bool adaptive = false)
                                   diagonal.local_element(i)) /
                              diagonal.local_element(i));
   max_error = Utilities::MPI::max(max_error, MPI_COMM_WORLD);
-  deallog << dim << "D Q" << degree << (adaptive ? " adaptive" : "") << ", " << dof_handler.n_dofs()
-          << " DoFs: diagonal relative error "
+  deallog << dim << "D Q" << degree << (adaptive ? " adaptive" : "") << ", "
+          << dof_handler.n_dofs() << " DoFs: diagonal relative error "
           << (max_error < 1e-12 ? "below" : "ABOVE") << " 1e-12" << std::endl;
 }
 

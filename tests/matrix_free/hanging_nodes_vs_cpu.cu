@@ -4,9 +4,8 @@
 // unrefined core leaves, in 3D, fine cells that touch it at an edge only),
 // cube and ball with MappingQ, 2D and 3D, degrees 1-8, scalar and
 // vector-valued, atomics and coloring, double and float.
-#include "compare_with_cpu.h"
-
 #include "../meshes.h"
+#include "compare_with_cpu.h"
 
 template <int dim, int degree, int n_comp, typename Number>
 void

@@ -1,9 +1,8 @@
 // GPU::MatrixFree against deal.II's CPU MatrixFree on uniformly refined
 // p4est meshes (cube, and the ball with MappingQ), 2D and 3D, degrees 1-8,
 // scalar and vector-valued, atomics and coloring, double and float.
-#include "compare_with_cpu.h"
-
 #include "../meshes.h"
+#include "compare_with_cpu.h"
 
 template <int dim, int degree, int n_comp, typename Number>
 void

@@ -42,7 +42,8 @@ template <int dim, int degree, int n_comp>
 void
 test(const bool ball, const unsigned int refinements, const bool adaptive)
 {
-  Triangulation<dim> tria(Triangulation<dim>::limit_level_difference_at_vertices);
+  Triangulation<dim> tria(
+      Triangulation<dim>::limit_level_difference_at_vertices);
   make_mesh(tria, ball, refinements);
   if (adaptive)
     refine_shell(tria, 0.5, 10.);

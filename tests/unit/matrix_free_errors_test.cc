@@ -26,10 +26,8 @@ namespace
     try
     {
       GPU::MatrixFree<2, double> matrix_free;
-      matrix_free.reinit(MappingQ<2>(1),
-                         dof_handler,
-                         constraints,
-                         QGauss<1>(n_q_points_1d));
+      matrix_free.reinit(
+          MappingQ<2>(1), dof_handler, constraints, QGauss<1>(n_q_points_1d));
     }
     catch (const GPU::ExcNotSupportedByMatrixFree &e)
     {
@@ -73,8 +71,9 @@ TEST(MatrixFreeErrors, DegreeNotCompiled)
   constraints.close();
   const std::string message =
       reinit_message(dof_handler, constraints, DEAL_II_GPU_MAX_DEGREE + 2);
-  EXPECT_NE(message.find("degree " + std::to_string(DEAL_II_GPU_MAX_DEGREE + 1)),
-            std::string::npos)
+  EXPECT_NE(
+      message.find("degree " + std::to_string(DEAL_II_GPU_MAX_DEGREE + 1)),
+      std::string::npos)
       << message;
 }
 

@@ -268,8 +268,7 @@ namespace dealii
       }
 
       /** Vector index of local DoF j (constrained_dof if skipped). */
-      DEAL_II_GPU_HOST_DEVICE unsigned int
-      dof_index(const unsigned int j) const
+      DEAL_II_GPU_HOST_DEVICE unsigned int dof_index(const unsigned int j) const
       {
         return data.dof_indices[std::size_t(cell) * dofs_per_cell + j];
       }
@@ -607,8 +606,8 @@ namespace dealii
         if (data.hanging_masks == nullptr)
           return;
         const unsigned int mask = data.hanging_masks[cell];
-        if (!team.barrier_or(
-                (mask & internal::HangingNodes::constraint_bits) != 0))
+        if (!team.barrier_or((mask & internal::HangingNodes::constraint_bits) !=
+                             0))
           return;
         for (unsigned int c = 0; c < n_components; ++c)
           internal::HangingNodes::
@@ -693,14 +692,31 @@ namespace dealii
       for (const auto &color : colors)
       {
         const unsigned int first = color.first;
-        parallel_for_teams(
-            "MatrixFree::cell_loop",
-            color.second - color.first,
-            shape,
-            scratch,
-            [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
-            { functor(team, first + team.team_index(), d, s, t); },
-            cells_per_block);
+        if (d.hanging_masks != nullptr)
+          parallel_for_teams(
+              "MatrixFree::cell_loop",
+              color.second - color.first,
+              shape,
+              scratch,
+              [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
+              { functor(team, first + team.team_index(), d, s, t); },
+              cells_per_block);
+        else
+          // Without hanging nodes the kernel is compiled with the masks
+          // known to be absent: the hanging-node code is dropped and does
+          // not cost registers (occupancy).
+          parallel_for_teams(
+              "MatrixFree::cell_loop",
+              color.second - color.first,
+              shape,
+              scratch,
+              [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
+              {
+                MatrixFreeData<dim, Number> uniform = d;
+                uniform.hanging_masks               = nullptr;
+                functor(team, first + team.team_index(), uniform, s, t);
+              },
+              cells_per_block);
       }
       dst.compress(VectorOperation::add);
       if (!src_had_ghosts)

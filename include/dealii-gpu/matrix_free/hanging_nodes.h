@@ -89,23 +89,20 @@ namespace dealii
          * a team with mask 0 leaves its values unchanged.
          */
         template <int dim, int n_dofs_1d, bool transpose, typename Number>
-        DEAL_II_GPU_HOST_DEVICE void
-        interpolate(const TeamMember  &team,
-                    const unsigned int mask,
-                    const Number      *interpolation,
-                    Number            *v,
-                    Number            *buffer)
+        DEAL_II_GPU_HOST_DEVICE void interpolate(const TeamMember  &team,
+                                                 const unsigned int mask,
+                                                 const Number *interpolation,
+                                                 Number       *v,
+                                                 Number       *buffer)
         {
           constexpr unsigned int n = n_dofs_1d, degree = n_dofs_1d - 1;
           for (unsigned int step = 0; step < dim; ++step)
           {
             const unsigned int d = transpose ? dim - 1 - step : step;
             // Uniform over the block: skip the pass only if no team needs it.
-            if (!team.barrier_or(
-                    direction_is_constrained<dim>(mask, d)))
+            if (!team.barrier_or(direction_is_constrained<dim>(mask, d)))
               continue;
-            const Number *M =
-                interpolation + child_position(mask, d) * n * n;
+            const Number *M = interpolation + child_position(mask, d) * n * n;
             team.for_each(
                 n,
                 n,
