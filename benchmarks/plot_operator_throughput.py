@@ -15,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import NullFormatter  # noqa: E402
 
 
 def read(files):
@@ -56,6 +57,7 @@ def main():
             ax.loglog(*zip(*points), marker="o", label=name)
         ax.set_title(f"Q{degree}, {rows[0]['dim']}D")
         ax.set_xlabel("DoFs")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.grid(True, which="both", alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_ylabel("DoFs / s (one operator application)")
