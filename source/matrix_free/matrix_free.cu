@@ -92,13 +92,15 @@ namespace dealii
           return interpolation;
         }
 
-        // Returns the mask of the cell (0: nothing hangs) and replaces the
-        // lexicographic DoF indices on hanging faces and edges by the coarse
-        // ones.
+        // Returns the mask of the cell (0: nothing hangs). Only for a
+        // hanging cell, fills @p fine with its lexicographic DoF indices and
+        // @p indices with the same, the ones on hanging faces and edges
+        // replaced by the coarse ones (most cells need neither).
         template <typename LexicographicIndices>
         unsigned int
         substitute(const CellIterator         &cell,
                    const LexicographicIndices &lexicographic_indices,
+                   Indices                    &fine,
                    Indices                    &indices) const
         {
           if (cell->level() == 0)
@@ -149,6 +151,8 @@ namespace dealii
           if (mask == 0)
             return 0;
           mask |= child;
+          fine    = lexicographic_indices(cell);
+          indices = fine;
 
           // Coarse DoFs at the parent's positions.
           const unsigned int n_lex  = Utilities::pow(n, dim);
@@ -502,10 +506,9 @@ namespace dealii
         interpolation_1d = setup.interpolation_matrices();
         for (unsigned int c = 0; c < n_cells; ++c)
         {
-          const auto         fine        = lexicographic_indices(cells[c]);
-          auto               substituted = fine;
-          const unsigned int mask =
-              setup.substitute(cells[c], lexicographic_indices, substituted);
+          std::vector<types::global_dof_index> fine, substituted;
+          const unsigned int                   mask = setup.substitute(
+              cells[c], lexicographic_indices, fine, substituted);
           if (mask == 0)
             continue;
           setup.check_constraints(mask, fine, substituted, constraints);
