@@ -1,5 +1,6 @@
 // GPU::Vector: element-wise kernels, reductions and ghost exchange. This
 // file is compiled by nvcc with the CUDA backend and as C++ without it.
+#include <dealii-gpu/base/device.h>
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/lac/vector.h>
@@ -95,6 +96,10 @@ namespace dealii
         Array<char>   packed;
         StagingBuffer host_send;
         StagingBuffer host_receive;
+        /** The exchange in flight (started, not finished), if any. */
+        std::vector<MPI_Request> requests;
+        const void              *in_flight = nullptr;
+        bool                     forward   = false;
       };
 
       namespace
@@ -776,15 +781,43 @@ namespace dealii
     template <typename Number>
     void Vector<Number>::update_ghost_values() const
     {
-      exchange(true, VectorOperation::insert);
+      update_ghost_values_start();
+      update_ghost_values_finish();
+    }
+
+    template <typename Number>
+    void Vector<Number>::update_ghost_values_start() const
+    {
+      exchange_start(true);
+    }
+
+    template <typename Number>
+    void Vector<Number>::update_ghost_values_finish() const
+    {
+      exchange_finish(true);
       ghosted = true;
     }
 
     template <typename Number>
     void Vector<Number>::compress(const VectorOperation::values operation)
     {
+      compress_start(operation);
+      compress_finish(operation);
+    }
+
+    template <typename Number>
+    void Vector<Number>::compress_start(const VectorOperation::values operation)
+    {
       if (operation == VectorOperation::add)
-        exchange(false, operation);
+        exchange_start(false);
+    }
+
+    template <typename Number>
+    void
+    Vector<Number>::compress_finish(const VectorOperation::values operation)
+    {
+      if (operation == VectorOperation::add)
+        exchange_finish(false);
       zero_out_ghost_values();
     }
 
@@ -806,21 +839,26 @@ namespace dealii
     // forward: owners send their imported entries to the ranks that hold
     // them as ghosts. Backward (compress add): ghosts go to their owners and
     // are added there; one owned entry may receive from several ranks, so
-    // the unpacking adds atomically.
+    // the unpacking adds atomically. The messages are posted in the start
+    // call and waited for in the finish call.
     template <typename Number>
-    void Vector<Number>::exchange(const bool                    forward,
-                                  const VectorOperation::values operation) const
+    void Vector<Number>::exchange_start(const bool forward) const
     {
-      (void)operation;
       const Utilities::MPI::Partitioner &part = *partitioner;
       if (Utilities::MPI::n_mpi_processes(part.get_mpi_communicator()) == 1)
         return;
+      internal::ExchangePattern &p = *pattern;
+      AssertThrow(
+          p.in_flight == nullptr,
+          ExcMessage("GPU::Vector: a ghost exchange was started while "
+                     "another one on a vector of the same layout is in "
+                     "flight; finish it first (update_ghost_values_finish "
+                     "or compress_finish)"));
       const std::size_t n_import = part.n_import_indices();
       const std::size_t n_ghost  = part.n_ghost_indices();
       const std::size_t n_owned  = part.locally_owned_size();
       const Backend     backend  = values.backend();
       const bool        staged   = backend == Backend::cuda && !cuda_aware_mpi;
-      internal::ExchangePattern &p = *pattern;
 
       if (p.packed.size() < n_import * sizeof(Number) ||
           p.packed.backend() != backend)
@@ -839,6 +877,9 @@ namespace dealii
         ghost_buffer  = p.host_receive.get(n_ghost * sizeof(Number), true);
       }
 
+      // The copies wait for the kernels before them (one stream), so the
+      // data sent are complete; CUDA-aware MPI gets device pointers and
+      // needs the device synchronized for the same reason.
       if (forward)
       {
         internal::pack(n_import, indices, x, packed);
@@ -849,15 +890,17 @@ namespace dealii
       else if (staged)
         Memory::copy_to_host(
             backend, ghost_buffer, ghosts, n_ghost * sizeof(Number));
+      if (backend == Backend::cuda && !staged)
+        Device::synchronize();
 
-      const MPI_Comm           comm = part.get_mpi_communicator();
-      std::vector<MPI_Request> requests;
-      requests.reserve(part.ghost_targets().size() +
-                       part.import_targets().size());
+      const MPI_Comm comm = part.get_mpi_communicator();
+      p.requests.clear();
+      p.requests.reserve(part.ghost_targets().size() +
+                         part.import_targets().size());
       std::size_t offset = 0;
       for (const auto &target : part.ghost_targets())
       {
-        requests.emplace_back();
+        p.requests.emplace_back();
         char     *buffer = ghost_buffer + offset * sizeof(Number);
         const int bytes  = static_cast<int>(target.second * sizeof(Number));
         const int ierr   = forward ? MPI_Irecv(buffer,
@@ -866,21 +909,21 @@ namespace dealii
                                              target.first,
                                              internal::exchange_tag,
                                              comm,
-                                             &requests.back())
+                                             &p.requests.back())
                                    : MPI_Isend(buffer,
                                              bytes,
                                              MPI_BYTE,
                                              target.first,
                                              internal::exchange_tag,
                                              comm,
-                                             &requests.back());
+                                             &p.requests.back());
         AssertThrowMPI(ierr);
         offset += target.second;
       }
       offset = 0;
       for (const auto &target : part.import_targets())
       {
-        requests.emplace_back();
+        p.requests.emplace_back();
         char     *buffer = import_buffer + offset * sizeof(Number);
         const int bytes  = static_cast<int>(target.second * sizeof(Number));
         const int ierr   = forward ? MPI_Isend(buffer,
@@ -889,33 +932,65 @@ namespace dealii
                                              target.first,
                                              internal::exchange_tag,
                                              comm,
-                                             &requests.back())
+                                             &p.requests.back())
                                    : MPI_Irecv(buffer,
                                              bytes,
                                              MPI_BYTE,
                                              target.first,
                                              internal::exchange_tag,
                                              comm,
-                                             &requests.back());
+                                             &p.requests.back());
         AssertThrowMPI(ierr);
         offset += target.second;
       }
-      const int ierr = MPI_Waitall(static_cast<int>(requests.size()),
-                                   requests.data(),
+      p.in_flight = this;
+      p.forward   = forward;
+    }
+
+    template <typename Number>
+    void Vector<Number>::exchange_finish(const bool forward) const
+    {
+      const Utilities::MPI::Partitioner &part = *partitioner;
+      if (Utilities::MPI::n_mpi_processes(part.get_mpi_communicator()) == 1)
+        return;
+      internal::ExchangePattern &p = *pattern;
+      AssertThrow(
+          p.in_flight == this && p.forward == forward,
+          ExcMessage(forward ? "GPU::Vector::update_ghost_values_finish() "
+                               "without update_ghost_values_start() on this "
+                               "vector"
+                             : "GPU::Vector::compress_finish() without "
+                               "compress_start() on this vector"));
+      p.in_flight    = nullptr;
+      const int ierr = MPI_Waitall(static_cast<int>(p.requests.size()),
+                                   p.requests.data(),
                                    MPI_STATUSES_IGNORE);
       AssertThrowMPI(ierr);
 
+      const std::size_t   n_import = part.n_import_indices();
+      const std::size_t   n_ghost  = part.n_ghost_indices();
+      const Backend       backend  = values.backend();
+      const bool          staged  = backend == Backend::cuda && !cuda_aware_mpi;
+      Number             *packed  = reinterpret_cast<Number *>(p.packed.data());
+      Number             *x       = values.data();
+      const unsigned int *indices = p.import_indices.data();
       if (forward)
       {
         if (staged)
           Memory::copy_to_backend(
-              backend, ghosts, ghost_buffer, n_ghost * sizeof(Number));
+              backend,
+              x + part.locally_owned_size(),
+              p.host_receive.get(n_ghost * sizeof(Number), true),
+              n_ghost * sizeof(Number));
       }
       else
       {
         if (staged)
           Memory::copy_to_backend(
-              backend, packed, import_buffer, n_import * sizeof(Number));
+              backend,
+              packed,
+              p.host_send.get(n_import * sizeof(Number), true),
+              n_import * sizeof(Number));
         internal::unpack_add(n_import, indices, packed, x);
       }
     }

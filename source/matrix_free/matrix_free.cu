@@ -13,6 +13,8 @@
 #include <deal.II/fe/fe_tools.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping.h>
+#include <deal.II/fe/mapping_cartesian.h>
+#include <deal.II/fe/mapping_q.h>
 #include <deal.II/lac/affine_constraints.h>
 
 #include <algorithm>
@@ -573,6 +575,49 @@ namespace dealii
       else if (n_cells > 0)
         colors.emplace_back(0u, n_cells);
 
+      // Overlap of communication and computation: within each color, the
+      // cells that touch ghost DoFs go between two halves of the others.
+      overlap = additional_data.overlap_communication_computation &&
+                Utilities::MPI::n_mpi_processes(comm) > 1;
+      cell_phases.clear();
+      n_boundary = 0;
+      {
+        std::vector<char> touches_ghosts(n_cells, 0);
+        for (unsigned int c = 0; c < n_cells; ++c)
+          for (const auto g : cell_indices(c))
+            if (!owned.is_element(g) && !constraints.is_constrained(g))
+            {
+              touches_ghosts[c] = 1;
+              break;
+            }
+        for (const auto &color : colors)
+        {
+          std::vector<unsigned int> inner, boundary;
+          for (unsigned int k = color.first; k < color.second; ++k)
+            (touches_ghosts[order[k]] ? boundary : inner).push_back(order[k]);
+          n_boundary += boundary.size();
+          if (!overlap)
+          {
+            cell_phases.push_back(
+                {{color.first, color.first, color.second, color.second}});
+            continue;
+          }
+          const unsigned int n_first = inner.size() / 2;
+          unsigned int       k       = color.first;
+          for (unsigned int i = 0; i < n_first; ++i)
+            order[k++] = inner[i];
+          for (const unsigned int c : boundary)
+            order[k++] = c;
+          for (unsigned int i = n_first; i < inner.size(); ++i)
+            order[k++] = inner[i];
+          const unsigned int n_boundary_color = boundary.size();
+          cell_phases.push_back({{color.first,
+                                  color.first + n_first,
+                                  color.first + n_first + n_boundary_color,
+                                  color.second}});
+        }
+      }
+
       // Local indices; Dirichlet-constrained DoFs become constrained_dof.
       std::vector<unsigned int> host_indices(std::size_t(n_cells) *
                                              dofs_per_cell);
@@ -651,47 +696,111 @@ namespace dealii
         cells_per_block = wanted;
       }
 
+      // Geometry. The quadrature points alone determine a MappingQ(p) with
+      // p < n_q_points_1d (its interpolant at the points is the mapping), so
+      // the kernel can differentiate them instead of reading stored
+      // Jacobians: dim numbers a point instead of dim * dim + 1.
+      unsigned int mapping_degree = numbers::invalid_unsigned_int;
+      if (const auto *mapping_q =
+              dynamic_cast<const MappingQ<dim, dim> *>(&mapping))
+        mapping_degree = mapping_q->get_degree();
+      else if (dynamic_cast<const MappingCartesian<dim, dim> *>(&mapping) !=
+               nullptr)
+        mapping_degree = 1;
+      const bool points_determine_mapping = mapping_degree < n_q_1d;
+      switch (additional_data.geometry)
+      {
+      case GeometryStorage::automatic:
+        geometry_storage = points_determine_mapping
+                               ? GeometryStorage::points
+                               : GeometryStorage::jacobians;
+        break;
+      case GeometryStorage::points:
+        AssertThrow(points_determine_mapping,
+                    ExcNotSupportedByMatrixFree(
+                        "GeometryStorage::points with " +
+                        (mapping_degree == numbers::invalid_unsigned_int
+                             ? std::string("a mapping that is not MappingQ")
+                             : "MappingQ(" + std::to_string(mapping_degree) +
+                                   ") and " + std::to_string(n_q_1d) +
+                                   " quadrature points per direction") +
+                        ": the points determine the Jacobians only for "
+                        "MappingQ(p) with p < n_q_points_1d; use "
+                        "GeometryStorage::jacobians"));
+        geometry_storage = GeometryStorage::points;
+        break;
+      default:
+        geometry_storage = GeometryStorage::jacobians;
+      }
+      const bool from_points = geometry_storage == GeometryStorage::points;
+
       // Geometry at the quadrature points (tensor product, x fastest).
       const Quadrature<dim> cell_quadrature(quadrature);
-      const unsigned int    n_q  = cell_quadrature.size();
-      const bool    store_points = (additional_data.mapping_update_flags &
+      const unsigned int    n_q   = cell_quadrature.size();
+      const bool    store_points  = (additional_data.mapping_update_flags &
                                  update_quadrature_points) != 0;
+      const bool    device_points = store_points || from_points;
       FEValues<dim> fe_values(
           mapping,
           fe,
           cell_quadrature,
-          update_inverse_jacobians | update_JxW_values |
-              (store_points ? update_quadrature_points : update_default));
-      std::vector<Number> host_inverse_jacobian(std::size_t(n_cells) * dim *
-                                                dim * n_q);
-      std::vector<Number> host_JxW(std::size_t(n_cells) * n_q);
+          (from_points ? update_default
+                       : update_inverse_jacobians | update_JxW_values) |
+              (device_points ? update_quadrature_points : update_default));
+      std::vector<Number> host_inverse_jacobian(
+          from_points ? 0 : std::size_t(n_cells) * dim * dim * n_q);
+      std::vector<Number> host_JxW(from_points ? 0
+                                               : std::size_t(n_cells) * n_q);
       std::vector<Number> host_points(
-          store_points ? std::size_t(n_cells) * dim * n_q : 0);
+          device_points ? std::size_t(n_cells) * dim * n_q : 0);
+      std::vector<Number> host_centers(
+          device_points ? std::size_t(n_cells) * dim : 0);
       host_quadrature_points.clear();
       for (unsigned int c = 0; c < n_cells; ++c)
       {
         fe_values.reinit(typename Triangulation<dim>::cell_iterator(cells[c]));
-        for (unsigned int q = 0; q < n_q; ++q)
+        if (!from_points)
+          for (unsigned int q = 0; q < n_q; ++q)
+          {
+            const auto &inverse = fe_values.inverse_jacobian(q);
+            for (unsigned int d = 0; d < dim; ++d)
+              for (unsigned int e = 0; e < dim; ++e)
+                host_inverse_jacobian
+                    [(std::size_t(c) * dim * dim + d * dim + e) * n_q + q] =
+                        inverse[d][e];
+            host_JxW[std::size_t(c) * n_q + q] = fe_values.JxW(q);
+          }
+        if (device_points)
         {
-          const auto &inverse = fe_values.inverse_jacobian(q);
+          // Offsets from the center: the differences the kernel takes then
+          // carry the rounding of the offsets, not of the coordinates.
+          Point<dim> center;
+          for (unsigned int q = 0; q < n_q; ++q)
+            center += fe_values.quadrature_point(q);
+          center /= n_q;
           for (unsigned int d = 0; d < dim; ++d)
-            for (unsigned int e = 0; e < dim; ++e)
-              host_inverse_jacobian[(std::size_t(c) * dim * dim + d * dim + e) *
-                                        n_q +
-                                    q] = inverse[d][e];
-          host_JxW[std::size_t(c) * n_q + q] = fe_values.JxW(q);
-          if (store_points)
+            host_centers[std::size_t(c) * dim + d] = center[d];
+          for (unsigned int q = 0; q < n_q; ++q)
           {
             const Point<dim> &p = fe_values.quadrature_point(q);
-            host_quadrature_points.push_back(p);
+            if (store_points)
+              host_quadrature_points.push_back(p);
             for (unsigned int d = 0; d < dim; ++d)
-              host_points[(std::size_t(c) * dim + d) * n_q + q] = p[d];
+              host_points[(std::size_t(c) * dim + d) * n_q + q] =
+                  p[d] - center[d];
           }
         }
       }
       inverse_jacobian.copy_from(host_inverse_jacobian);
       JxW.copy_from(host_JxW);
       quadrature_points.copy_from(host_points);
+      cell_centers.copy_from(host_centers);
+      {
+        std::vector<Number> weights(n_q_1d);
+        for (unsigned int q = 0; q < n_q_1d; ++q)
+          weights[q] = quadrature.weight(q);
+        quadrature_weights.copy_from(weights);
+      }
 
       // 1D shape values: along the x axis the FE_Q functions with
       // lexicographic index (i, 0, 0) are the 1D Lagrange polynomials.
@@ -726,11 +835,14 @@ namespace dealii
       data.dofs_per_cell         = dofs_per_cell;
       data.n_q_points            = n_q;
       data.use_atomics           = use_coloring ? 0 : 1;
+      data.jacobians_from_points = from_points ? 1 : 0;
       data.dof_indices           = dof_indices.data();
-      data.inverse_jacobian      = inverse_jacobian.data();
-      data.JxW                   = JxW.data();
-      data.quadrature_points     = quadrature_points.data();
-      data.shape_values          = shape_values.data();
+      data.inverse_jacobian   = from_points ? nullptr : inverse_jacobian.data();
+      data.JxW                = from_points ? nullptr : JxW.data();
+      data.quadrature_points  = quadrature_points.data();
+      data.cell_centers       = cell_centers.data();
+      data.quadrature_weights = quadrature_weights.data();
+      data.shape_values       = shape_values.data();
       data.collocation_gradients = collocation_gradients.data();
       data.hanging_masks = n_hanging_cells > 0 ? hanging_masks.data() : nullptr;
       data.hanging_interpolation = hanging_interpolation.data();
@@ -795,6 +907,25 @@ namespace dealii
     }
 
     template <int dim, typename Number>
+    unsigned int MatrixFree<dim, Number>::n_boundary_cells() const
+    {
+      return n_boundary;
+    }
+
+    template <int dim, typename Number>
+    bool MatrixFree<dim, Number>::overlaps_communication() const
+    {
+      return overlap;
+    }
+
+    template <int dim, typename Number>
+    typename MatrixFree<dim, Number>::GeometryStorage
+    MatrixFree<dim, Number>::get_geometry_storage() const
+    {
+      return geometry_storage;
+    }
+
+    template <int dim, typename Number>
     unsigned int MatrixFree<dim, Number>::get_fe_degree() const
     {
       return data.fe_degree;
@@ -825,6 +956,8 @@ namespace dealii
       return sizeof(*this) + dof_indices.memory_consumption() +
              inverse_jacobian.memory_consumption() + JxW.memory_consumption() +
              quadrature_points.memory_consumption() +
+             cell_centers.memory_consumption() +
+             quadrature_weights.memory_consumption() +
              shape_values.memory_consumption() +
              collocation_gradients.memory_consumption() +
              constrained_indices.memory_consumption() +

@@ -33,10 +33,13 @@ coefficient(const Point<dim> &p)
 // (double) or 1e-5 (float), relative to the largest entry.
 template <int dim, int degree, int n_comp, typename Number>
 void
-compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
-                 const std::string                               &mesh_name,
-                 const unsigned int mapping_degree,
-                 const bool         coloring)
+compare_with_cpu(
+    const parallel::distributed::Triangulation<dim> &tria,
+    const std::string                               &mesh_name,
+    const unsigned int                               mapping_degree,
+    const bool                                       coloring,
+    const GPU::GeometryStorage geometry = GPU::GeometryStorage::automatic,
+    const bool                 overlap  = true)
 {
   MappingQ<dim>   mapping(mapping_degree);
   const FE_Q<dim> fe_q(degree);
@@ -100,7 +103,11 @@ compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
   GPU::MatrixFree<dim, Number>                          gpu;
   typename GPU::MatrixFree<dim, Number>::AdditionalData gpu_data(
       update_gradients | update_JxW_values | update_quadrature_points,
-      coloring);
+      coloring,
+      numbers::invalid_unsigned_int,
+      0,
+      overlap,
+      geometry);
   gpu.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
   GPU::Array<Number> coefficients;
   gpu.evaluate_coefficient([](const Point<dim> &x)
@@ -136,7 +143,11 @@ compare_with_cpu(const parallel::distributed::Triangulation<dim> &tria,
                                  : std::string())
           << " Q" << degree << (n_comp > 1 ? "^" + std::to_string(n_comp) : "")
           << (coloring ? " coloring" : " atomics")
-          << (sizeof(Number) == 8 ? " double" : " float") << ", "
+          << (sizeof(Number) == 8 ? " double" : " float")
+          << (gpu.get_geometry_storage() == GPU::GeometryStorage::points
+                  ? " points"
+                  : " jacobians")
+          << (overlap ? "" : " no-overlap") << ", "
           << tria.n_global_active_cells() << " cells (" << hanging_cells
           << " with hanging nodes), " << dof_handler.n_dofs()
           << " DoFs: relative error "

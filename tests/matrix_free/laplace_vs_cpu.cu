@@ -4,16 +4,26 @@
 #include "../meshes.h"
 #include "compare_with_cpu.h"
 
+using Geometry = GPU::GeometryStorage;
+
 template <int dim, int degree, int n_comp, typename Number>
 void
-test(const bool ball, const bool coloring, const unsigned int refinements)
+test(const bool         ball,
+     const bool         coloring,
+     const unsigned int refinements,
+     const Geometry     geometry = Geometry::automatic,
+     const bool         overlap  = true)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
   const unsigned int mapping_degree =
       ball ? std::max(2, std::min(degree, 4)) : 1;
-  compare_with_cpu<dim, degree, n_comp, Number>(
-      tria, ball ? "ball" : "cube", mapping_degree, coloring);
+  compare_with_cpu<dim, degree, n_comp, Number>(tria,
+                                                ball ? "ball" : "cube",
+                                                mapping_degree,
+                                                coloring,
+                                                geometry,
+                                                overlap);
 }
 
 int
@@ -36,4 +46,10 @@ main(int argc, char **argv)
   test<3, 6, 1, double>(false, false, 1);
   test<3, 7, 1, float>(true, false, 0);
   test<3, 8, 1, double>(true, false, 0);
+  // Stored Jacobians where the points would do, and the reverse order of
+  // work without overlap of communication and computation.
+  test<3, 4, 1, double>(true, false, 1, Geometry::jacobians);
+  test<2, 3, 2, float>(true, true, 2, Geometry::jacobians, false);
+  test<3, 2, 1, float>(true, false, 2, Geometry::points);
+  test<3, 3, 1, double>(true, true, 1, Geometry::points, false);
 }

@@ -154,3 +154,42 @@ TEST(MatrixFreeErrors, WrongHangingConstraint)
   EXPECT_NE(message.find("is not the interpolation"), std::string::npos)
       << message;
 }
+
+// Quadrature points determine the Jacobians only when the mapping's degree
+// is below the number of points per direction: asking for that storage
+// with MappingQ(3) and 2 points is refused; automatic falls back to stored
+// Jacobians, and a low-degree mapping picks the points.
+TEST(MatrixFreeErrors, GeometryFromPointsNeedsLowDegreeMapping)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_ball(tria);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(1));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  using MF = GPU::MatrixFree<2, double>;
+  MF::AdditionalData data;
+  data.geometry = MF::GeometryStorage::points;
+  MF          matrix_free;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<2>(3), dof_handler, constraints, QGauss<1>(2), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("MappingQ(3)"), std::string::npos) << message;
+  EXPECT_NE(message.find("GeometryStorage::jacobians"), std::string::npos)
+      << message;
+
+  data.geometry = MF::GeometryStorage::automatic;
+  matrix_free.reinit(
+      MappingQ<2>(3), dof_handler, constraints, QGauss<1>(2), data);
+  EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::jacobians);
+  matrix_free.reinit(
+      MappingQ<2>(3), dof_handler, constraints, QGauss<1>(4), data);
+  EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::points);
+}

@@ -189,11 +189,33 @@ namespace dealii
       void update_ghost_values() const;
 
       /**
+       * Start filling the ghost entries: pack and post the messages, then
+       * return, so that work not touching ghosts (cells inside the rank)
+       * can run until update_ghost_values_finish(). Vectors sharing a
+       * layout (reinit from one another) share the message buffers: only
+       * one exchange among them can be in flight at a time.
+       */
+      void update_ghost_values_start() const;
+
+      /** Wait for the messages of update_ghost_values_start(). */
+      void update_ghost_values_finish() const;
+
+      /**
        * VectorOperation::add: add the ghost entries into their owners'
        * entries and zero the ghosts. VectorOperation::insert: the owners
        * keep their values and the ghosts are zeroed.
        */
       void compress(const VectorOperation::values operation);
+
+      /**
+       * Start compress(): send the ghost entries to their owners and
+       * return; the owned entries must not be written until
+       * compress_finish() has added the received contributions.
+       */
+      void compress_start(const VectorOperation::values operation);
+
+      /** Finish compress_start(): add what was received, zero the ghosts. */
+      void compress_finish(const VectorOperation::values operation);
 
       /** Set the ghost entries to zero. */
       void zero_out_ghost_values() const;
@@ -235,7 +257,9 @@ namespace dealii
     private:
       void check_compatible(const Vector &v) const;
 
-      void exchange(const bool forward, const VectorOperation::values op) const;
+      void exchange_start(const bool forward) const;
+
+      void exchange_finish(const bool forward) const;
 
       std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
       std::shared_ptr<internal::ExchangePattern>         pattern;

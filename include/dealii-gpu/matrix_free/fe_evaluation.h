@@ -36,17 +36,22 @@ namespace dealii
 
       // Bytes of team scratch a cell kernel needs: the 1D shape values and
       // collocation derivatives, the values and gradients of all components
-      // at the quadrature points, and two buffers for the passes.
+      // at the quadrature points, two buffers for the passes, the local
+      // results and, when the Jacobians are computed in the kernel, the
+      // inverse Jacobians and JxW.
       template <int dim, typename Number>
-      constexpr std::size_t cell_scratch_bytes(const unsigned int fe_degree,
-                                               const unsigned int n_q_points_1d,
-                                               const unsigned int n_components)
+      constexpr std::size_t
+      cell_scratch_bytes(const unsigned int fe_degree,
+                         const unsigned int n_q_points_1d,
+                         const unsigned int n_components,
+                         const bool         geometry_in_scratch = true)
       {
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
                (n_q_points_1d * (fe_degree + 1) +
                 n_q_points_1d * n_q_points_1d + n_components * (1 + dim) * n_q +
-                2 * n_q + n_components * power(fe_degree + 1, dim));
+                2 * n_q + n_components * power(fe_degree + 1, dim) +
+                (geometry_in_scratch ? (dim * dim + 1) * n_q : 0));
       }
 
       // One pass of sum factorization in direction `direction`: for every
@@ -156,7 +161,9 @@ namespace dealii
       }
 
       /**
-       * Set up for @p cell: stages the 1D shape data in team scratch.
+       * Set up for @p cell: stages the 1D shape data in team scratch and,
+       * if the data keep only the quadrature points, computes the inverse
+       * Jacobians and JxW there.
        */
       DEAL_II_GPU_HOST_DEVICE
       FEEvaluation(const TeamMember                  &team,
@@ -180,7 +187,27 @@ namespace dealii
                       [&](unsigned int i) { sh[i] = shape_values[i]; });
         team.for_each(n_q_points_1d * n_q_points_1d,
                       [&](unsigned int i) { co[i] = colloc[i]; });
-        team.barrier();
+        if (data.jacobians_from_points)
+        {
+          // The gradient slots are free until evaluate(): stage the points.
+          const Number *points =
+              data.quadrature_points + std::size_t(cell) * dim * n_q_points;
+          Number *x = gradients;
+          team.for_each(dim * n_q_points,
+                        [&](unsigned int i) { x[i] = points[i]; });
+          team.barrier();
+          Number *geometry  = local_results + dofs_per_cell;
+          inverse_jacobians = geometry;
+          jxw_values        = geometry + dim * dim * n_q_points;
+          compute_geometry(geometry);
+        }
+        else
+        {
+          team.barrier();
+          inverse_jacobians = data.inverse_jacobian +
+                              std::size_t(cell) * dim * dim * n_q_points;
+          jxw_values = data.JxW + std::size_t(cell) * n_q_points;
+        }
       }
 
       /**
@@ -483,16 +510,20 @@ namespace dealii
 
       DEAL_II_GPU_HOST_DEVICE Number JxW(const unsigned int q) const
       {
-        return data.JxW[std::size_t(cell) * n_q_points + q];
+        return jxw_values[q];
       }
 
-      /** Needs update_quadrature_points in the MatrixFree data. */
+      /**
+       * Needs update_quadrature_points in the MatrixFree data (or
+       * GeometryStorage::points).
+       */
       DEAL_II_GPU_HOST_DEVICE Point<dim, Number>
                               quadrature_point(const unsigned int q) const
       {
         Point<dim, Number> p;
         for (unsigned int d = 0; d < dim; ++d)
-          p[d] = data.quadrature_points[(std::size_t(cell) * dim + d) *
+          p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
+                 data.quadrature_points[(std::size_t(cell) * dim + d) *
                                             n_q_points +
                                         q];
         return p;
@@ -624,8 +655,78 @@ namespace dealii
                        const unsigned int d,
                        const unsigned int e) const
       {
-        return data.inverse_jacobian
-            [(std::size_t(cell) * dim * dim + d * dim + e) * n_q_points + q];
+        return inverse_jacobians[(d * dim + e) * n_q_points + q];
+      }
+
+      // Jacobian J[c][e] = d x_c / d xi_e at each quadrature point from the
+      // staged points (in the gradient slots): the points determine the
+      // polynomial mapping, so differentiating their interpolant along each
+      // quadrature line gives J exactly. Writes J^{-1} and det(J) * weight.
+      DEAL_II_GPU_HOST_DEVICE void compute_geometry(Number *geometry)
+      {
+        constexpr unsigned int nq = n_q_points_1d;
+        const Number          *x  = gradients;
+        const Number          *co = collocation;
+        const Number          *w  = data.quadrature_weights;
+        team.for_each(
+            nq,
+            nq,
+            dim == 3 ? nq : 1,
+            [&](unsigned int i, unsigned int j, unsigned int k)
+            {
+              const unsigned int q = i + nq * (j + nq * k);
+              Number             J[dim][dim];
+              for (unsigned int c = 0; c < dim; ++c)
+              {
+                const Number *xc = x + c * n_q_points;
+                Number        j0 = 0, j1 = 0, j2 = 0;
+                for (unsigned int m = 0; m < nq; ++m)
+                {
+                  j0 += co[i * nq + m] * xc[m + nq * (j + nq * k)];
+                  j1 += co[j * nq + m] * xc[i + nq * (m + nq * k)];
+                  if constexpr (dim == 3)
+                    j2 += co[k * nq + m] * xc[i + nq * (j + nq * m)];
+                }
+                J[c][0] = j0;
+                J[c][1] = j1;
+                if constexpr (dim == 3)
+                  J[c][2] = j2;
+              }
+              Number inverse[dim][dim];
+              Number det;
+              if constexpr (dim == 2)
+              {
+                det            = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+                const Number r = Number(1) / det;
+                inverse[0][0]  = J[1][1] * r;
+                inverse[0][1]  = -J[0][1] * r;
+                inverse[1][0]  = -J[1][0] * r;
+                inverse[1][1]  = J[0][0] * r;
+              }
+              else
+              {
+                const Number c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+                const Number c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+                const Number c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+                det            = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+                const Number r = Number(1) / det;
+                inverse[0][0]  = c00 * r;
+                inverse[1][0]  = c01 * r;
+                inverse[2][0]  = c02 * r;
+                inverse[0][1]  = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) * r;
+                inverse[1][1]  = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) * r;
+                inverse[2][1]  = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) * r;
+                inverse[0][2]  = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) * r;
+                inverse[1][2]  = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) * r;
+                inverse[2][2]  = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) * r;
+              }
+              for (unsigned int d = 0; d < dim; ++d)
+                for (unsigned int e = 0; e < dim; ++e)
+                  geometry[(d * dim + e) * n_q_points + q] = inverse[d][e];
+              const Number weight = w[i] * w[j] * (dim == 3 ? w[k] : Number(1));
+              geometry[dim * dim * n_q_points + q] = det * weight;
+            });
+        team.barrier();
       }
 
       template <typename T>
@@ -650,6 +751,8 @@ namespace dealii
       Number                            *buffer0;
       Number                            *buffer1;
       Number                            *local_results;
+      const Number                      *inverse_jacobians;
+      const Number                      *jxw_values;
     };
 
     template <int dim, typename Number>
@@ -679,27 +782,29 @@ namespace dealii
                           partitioner->n_ghost_indices(),
                   ExcMessage("cell_loop needs vectors from "
                              "MatrixFree::initialize_dof_vector()"));
-      const bool src_had_ghosts = src.has_ghost_elements();
-      if (!src_had_ghosts)
-        src.update_ghost_values();
       const unsigned int nq = data.n_q_points_1d;
       const TeamShape    shape{nq, nq, dim == 3 ? nq : 1u};
       const std::size_t  scratch = internal::cell_scratch_bytes<dim, Number>(
-          data.fe_degree, data.n_q_points_1d, data.n_components);
+          data.fe_degree,
+          data.n_q_points_1d,
+          data.n_components,
+          data.jacobians_from_points != 0);
       const MatrixFreeData<dim, Number> d = data;
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();
-      for (const auto &color : colors)
+      // Cells [begin, end) of one color.
+      auto run = [&](const unsigned int begin, const unsigned int end)
       {
-        const unsigned int first = color.first;
+        if (begin == end)
+          return;
         if (d.hanging_masks != nullptr)
           parallel_for_teams(
               "MatrixFree::cell_loop",
-              color.second - color.first,
+              end - begin,
               shape,
               scratch,
               [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
-              { functor(team, first + team.team_index(), d, s, t); },
+              { functor(team, begin + team.team_index(), d, s, t); },
               cells_per_block);
         else
           // Without hanging nodes the kernel is compiled with the masks
@@ -707,18 +812,48 @@ namespace dealii
           // not cost registers (occupancy).
           parallel_for_teams(
               "MatrixFree::cell_loop",
-              color.second - color.first,
+              end - begin,
               shape,
               scratch,
               [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
               {
                 MatrixFreeData<dim, Number> uniform = d;
                 uniform.hanging_masks               = nullptr;
-                functor(team, first + team.team_index(), uniform, s, t);
+                functor(team, begin + team.team_index(), uniform, s, t);
               },
               cells_per_block);
+      };
+      // Phases: cells away from other ranks while src's ghosts arrive,
+      // cells touching ghosts, then the rest while dst's ghost
+      // contributions travel. Kernels on one stream run in order, so cells
+      // of different colors never run at the same time.
+      const bool src_had_ghosts = src.has_ghost_elements();
+      if (!src_had_ghosts)
+      {
+        if (overlap)
+          src.update_ghost_values_start();
+        else
+          src.update_ghost_values();
       }
-      dst.compress(VectorOperation::add);
+      for (const auto &phase : cell_phases)
+        run(phase[0], phase[1]);
+      if (overlap && !src_had_ghosts)
+        src.update_ghost_values_finish();
+      for (const auto &phase : cell_phases)
+        run(phase[1], phase[2]);
+      if (overlap)
+      {
+        dst.compress_start(VectorOperation::add);
+        for (const auto &phase : cell_phases)
+          run(phase[2], phase[3]);
+        dst.compress_finish(VectorOperation::add);
+      }
+      else
+      {
+        for (const auto &phase : cell_phases)
+          run(phase[2], phase[3]);
+        dst.compress(VectorOperation::add);
+      }
       if (!src_had_ghosts)
         src.zero_out_ghost_values();
     }

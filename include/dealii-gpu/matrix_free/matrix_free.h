@@ -15,6 +15,7 @@
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/fe/fe_update_flags.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -45,7 +46,16 @@ namespace dealii
      * data are stored so that the threads of a cell read consecutive entries:
      * index (cell * n + i) for DoFs, ((cell * dim * dim + d) * n_q + q) for
      * the inverse Jacobian entry d = row * dim + column, (cell * n_q + q) for
-     * JxW and ((cell * dim + d) * n_q + q) for quadrature points.
+     * JxW and ((cell * dim + d) * n_q + q) for the quadrature points' offsets
+     * from the cell's center (cell * dim + d).
+     *
+     * Geometry comes in one of two forms: stored inverse Jacobians and JxW
+     * (inverse_jacobian, JxW), or only the quadrature points, from which
+     * FEEvaluation computes the Jacobians by differentiating along the
+     * quadrature lines (jacobians_from_points = 1; inverse_jacobian and JxW
+     * are nullptr). The second is exact for MappingQ(p) with p <
+     * n_q_points_1d and stores dim instead of dim * dim + 1 numbers per
+     * point.
      */
     template <int dim, typename Number>
     struct MatrixFreeData
@@ -59,10 +69,16 @@ namespace dealii
       /** 1: add with atomics; 0: plain adds (cells of one color). */
       unsigned int use_atomics;
       /** Local vector indices (owned, then ghosts) or constrained_dof. */
+      /** 1: Jacobians computed from quadrature_points in the kernel. */
+      unsigned int        jacobians_from_points;
       const unsigned int *dof_indices;
       const Number       *inverse_jacobian;
       const Number       *JxW;
-      const Number       *quadrature_points;
+      /** Offsets of the quadrature points from cell_centers. */
+      const Number *quadrature_points;
+      const Number *cell_centers;
+      /** Weights of the 1D quadrature rule. */
+      const Number *quadrature_weights;
       /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
       const Number *shape_values;
       /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q +
@@ -74,6 +90,21 @@ namespace dealii
       /** 1D interpolation from a parent interval to child 0 and 1,
        *  [child * (k + 1)^2 + i * (k + 1) + j]. */
       const Number *hanging_interpolation;
+    };
+
+    /** How the cell geometry is kept on the device. */
+    enum class GeometryStorage
+    {
+      /** points where exact (MappingQ(p), p < n_q_points_1d), else
+       *  jacobians. */
+      automatic,
+      /** Inverse Jacobian and JxW at every quadrature point
+       *  (dim * dim + 1 numbers a point); any Mapping. */
+      jacobians,
+      /** The quadrature points only (dim numbers a point); the kernel
+       *  computes the Jacobians from them. Needs MappingQ(p) with p <
+       *  n_q_points_1d (the points then determine the mapping). */
+      points
     };
 
     /**
@@ -103,17 +134,25 @@ namespace dealii
     class MatrixFree
     {
     public:
+      /** How the cell geometry is kept on the device (see above). */
+      using GeometryStorage = GPU::GeometryStorage;
+
       struct AdditionalData
       {
         AdditionalData(
             const UpdateFlags mapping_update_flags = update_gradients |
                                                      update_JxW_values,
-            const bool         use_coloring    = false,
-            const unsigned int mg_level        = numbers::invalid_unsigned_int,
-            const unsigned int cells_per_block = 0)
+            const bool            use_coloring = false,
+            const unsigned int    mg_level     = numbers::invalid_unsigned_int,
+            const unsigned int    cells_per_block                   = 0,
+            const bool            overlap_communication_computation = true,
+            const GeometryStorage geometry = GeometryStorage::automatic)
             : mapping_update_flags(mapping_update_flags),
               use_coloring(use_coloring), mg_level(mg_level),
-              cells_per_block(cells_per_block)
+              cells_per_block(cells_per_block),
+              overlap_communication_computation(
+                  overlap_communication_computation),
+              geometry(geometry)
         {
         }
 
@@ -128,6 +167,12 @@ namespace dealii
          *  each); 0 picks at least 64 threads per block (3D: 8 cells for
          *  Q1, 2 for Q2, 1 from Q3 on). No effect on the host backend. */
         unsigned int cells_per_block;
+        /** With several ranks: run the cells that touch no ghost DoF while
+         *  the ghost values of src arrive and while dst's ghost
+         *  contributions are sent (as deal.II's MatrixFree does). */
+        bool overlap_communication_computation;
+        /** Stored Jacobians or quadrature points (see GeometryStorage). */
+        GeometryStorage geometry;
       };
 
       MatrixFree() = default;
@@ -153,13 +198,14 @@ namespace dealii
       /**
        * Run @p functor on every locally owned cell: src's ghosts are updated
        * first, dst's ghost contributions are sent to their owners afterwards
-       * (compress(add)). The functor provides
-       *   static constexpr unsigned int fe_degree, n_q_points_1d, n_components;
-       *   DEAL_II_GPU_HOST_DEVICE void operator()(const GPU::TeamMember &team,
-       *     const unsigned int cell, const GPU::MatrixFreeData<dim, Number>
-       * &data, const Number *src, Number *dst) const; and is typically built on
-       * GPU::FEEvaluation. Its constants must match the data (checked). dst is
-       * added to, not overwritten.
+       * (compress(add)); with overlap_communication_computation, cells
+       * away from other ranks run while the messages travel. The functor
+       * provides static constexpr unsigned int fe_degree, n_q_points_1d,
+       * n_components; DEAL_II_GPU_HOST_DEVICE void operator()(const
+       * GPU::TeamMember &team, const unsigned int cell, const
+       * GPU::MatrixFreeData<dim, Number> &data, const Number *src, Number *dst)
+       * const; and is typically built on GPU::FEEvaluation. Its constants must
+       * match the data (checked). dst is added to, not overwritten.
        */
       template <typename Functor>
       void cell_loop(const Functor        &functor,
@@ -194,6 +240,15 @@ namespace dealii
       /** Cells per thread block of the cell loop on CUDA. */
       unsigned int get_cells_per_block() const;
 
+      /** Locally owned cells that touch ghost DoFs (other ranks' DoFs). */
+      unsigned int n_boundary_cells() const;
+
+      /** Whether the cell loop overlaps ghost exchange and cell work. */
+      bool overlaps_communication() const;
+
+      /** The geometry storage picked by reinit() (points or jacobians). */
+      GeometryStorage get_geometry_storage() const;
+
       unsigned int get_fe_degree() const;
 
       unsigned int get_n_q_points_1d() const;
@@ -213,6 +268,8 @@ namespace dealii
       Array<Number>                                      inverse_jacobian;
       Array<Number>                                      JxW;
       Array<Number>                                      quadrature_points;
+      Array<Number>                                      cell_centers;
+      Array<Number>                                      quadrature_weights;
       Array<Number>                                      shape_values;
       Array<Number>                                      collocation_gradients;
       Array<unsigned int>                                constrained_indices;
@@ -222,7 +279,13 @@ namespace dealii
       unsigned int                                       cells_per_block = 1;
       std::vector<Point<dim>>                            host_quadrature_points;
       std::vector<std::pair<unsigned int, unsigned int>> colors;
-      bool                                               use_coloring = false;
+      // Per color: [first, p1) and [p2, last) touch no ghosts, [p1, p2)
+      // does: {first, p1, p2, last}.
+      std::vector<std::array<unsigned int, 4>> cell_phases;
+      unsigned int                             n_boundary = 0;
+      bool                                     overlap    = false;
+      GeometryStorage geometry_storage = GeometryStorage::jacobians;
+      bool            use_coloring     = false;
     };
 
     namespace internal
