@@ -60,7 +60,7 @@ struct Parameters
   unsigned int repetitions      = 20;
   bool         coloring         = false;
   unsigned int cells_per_block  = 0;
-  std::string  geometry         = "automatic";
+  std::vector<std::string> geometries;
   std::vector<std::string> implementations;
   std::string              output_file;
 
@@ -109,12 +109,14 @@ struct Parameters
                       "0",
                       Patterns::Integer(0, 128),
                       "cells per CUDA thread block; 0: automatic");
-    prm.declare_entry("Geometry",
-                      "automatic",
-                      Patterns::Selection("automatic|jacobians|points"),
-                      "GPU::MatrixFree geometry storage: stored inverse "
-                      "Jacobians and JxW, or quadrature points only; rows of "
-                      "stored Jacobians are labelled gpu-jacobians");
+    prm.declare_entry(
+        "Geometry",
+        "jacobians",
+        Patterns::List(Patterns::Selection("jacobians|points")),
+        "GPU::MatrixFree geometry storage, one row each: stored inverse "
+        "Jacobians and JxW (rows labelled gpu), or quadrature points only "
+        "(gpu-points); the first is also used to assemble the cuSPARSE "
+        "matrix");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -140,7 +142,7 @@ struct Parameters
     repetitions      = prm.get_integer("Repetitions");
     coloring         = prm.get_bool("Coloring");
     cells_per_block  = prm.get_integer("Cells per block");
-    geometry         = prm.get("Geometry");
+    geometries       = Utilities::split_string_list(prm.get("Geometry"));
     implementations  = Utilities::split_string_list(prm.get("Implementations"));
     output_file      = prm.get("Output file");
   }
@@ -305,23 +307,25 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     if (!param.runs("gpu") && !param.runs("cusparse"))
       continue;
 
+    auto make_matrix_free =
+        [&](GPU::MatrixFree<dim, Number> &mf, const std::string &geometry)
+    {
+      mf.reinit(
+          mapping,
+          dof_handler,
+          constraints,
+          QGauss<1>(degree + 1),
+          typename GPU::MatrixFree<dim, Number>::AdditionalData(
+              update_gradients | update_JxW_values | update_quadrature_points,
+              param.coloring,
+              numbers::invalid_unsigned_int,
+              param.cells_per_block,
+              true,
+              geometry == "points" ? GPU::GeometryStorage::points
+                                   : GPU::GeometryStorage::jacobians));
+    };
     GPU::MatrixFree<dim, Number> matrix_free;
-    matrix_free.reinit(
-        mapping,
-        dof_handler,
-        constraints,
-        QGauss<1>(degree + 1),
-        typename GPU::MatrixFree<dim, Number>::AdditionalData(
-            update_gradients | update_JxW_values | update_quadrature_points,
-            param.coloring,
-            numbers::invalid_unsigned_int,
-            param.cells_per_block,
-            true,
-            param.geometry == "jacobians" ? GPU::GeometryStorage::jacobians
-            : param.geometry == "points"  ? GPU::GeometryStorage::points
-                                          : GPU::GeometryStorage::automatic));
-    const bool from_points =
-        matrix_free.get_geometry_storage() == GPU::GeometryStorage::points;
+    make_matrix_free(matrix_free, param.geometries[0]);
     GPU::Array<Number> coefficients;
     matrix_free.evaluate_coefficient(
         [](const Point<dim> &x)
@@ -341,20 +345,26 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     GPU::LaplaceCoefficients<Number> k;
     k.diffusion = coefficients.data();
     const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
-    if (param.runs("gpu"))
+    for (unsigned int g = 0; g < param.geometries.size() && param.runs("gpu");
+         ++g)
     {
-      const double seconds =
-          median_seconds(param.repetitions,
-                         [&]
-                         {
-                           dst = Number();
-                           matrix_free.cell_loop(cell, src, dst);
-                         });
-      const double device_bytes =
-          Utilities::MPI::sum(double(matrix_free.memory_consumption() +
-                                     coefficients.memory_consumption() +
-                                     2 * sizeof(Number) * src.size()),
-                              MPI_COMM_WORLD);
+      // Further geometry storages: their own data, same cells and vectors.
+      GPU::MatrixFree<dim, Number> other;
+      if (g > 0)
+        make_matrix_free(other, param.geometries[g]);
+      const GPU::MatrixFree<dim, Number> &mf = g > 0 ? other : matrix_free;
+      const bool                          from_points =
+          mf.get_geometry_storage() == GPU::GeometryStorage::points;
+      const double seconds      = median_seconds(param.repetitions,
+                                            [&]
+                                            {
+                                              dst = Number();
+                                              mf.cell_loop(cell, src, dst);
+                                            });
+      const double device_bytes = Utilities::MPI::sum(
+          double(mf.memory_consumption() + coefficients.memory_consumption() +
+                 2 * sizeof(Number) * src.size()),
+          MPI_COMM_WORLD);
       // Geometry the kernel reads: points (dim per point) and centers, or
       // inverse Jacobians and JxW; the coefficient in both.
       const double gpu_bytes =
@@ -362,7 +372,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
           n_cells * (4. * std::pow(degree + 1, dim) +
                      sizeof(Number) * (from_points ? n_q * (dim + 1) + dim
                                                    : n_q * (dim * dim + 2)));
-      rows.push_back({from_points ? "gpu" : "gpu-jacobians",
+      rows.push_back({from_points ? "gpu-points" : "gpu",
                       dim,
                       degree,
                       number,

@@ -4,10 +4,10 @@
 # logs and CSV files go to $OUT.
 #   contrib/gpu/run_benchmarks.sh STEP...
 # Steps: uniform-low uniform-high (3D ball, double, Q1-4 / Q5-8, matrix-free
-# and cuSPARSE), shell (matrix-free with hanging nodes), cells-per-block
+# with points and with stored Jacobians, and cuSPARSE), shell (matrix-free with hanging nodes), cells-per-block
 # (Q1-Q3 with 1 to 32 cells per block), float, 2d, cpu (deal.II's CPU
 # MatrixFree, one rank per core), large (Q4 matrix-free at 1.2e8 DoFs),
-# helmholtz.
+# large-low (geometry from points: Q2 at 1.2e8 and Q3 at 4e8 DoFs), helmholtz.
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -35,9 +35,9 @@ bench() { # name, settings...
 for step in "$@"; do
   case $step in
     uniform-low)
-      bench uniform_q1-4 "Degrees = 1, 2, 3, 4" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+      bench uniform_q1-4 "Degrees = 1, 2, 3, 4" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points" ;;
     uniform-high)
-      bench uniform_q5-8 "Degrees = 5, 6, 7, 8" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+      bench uniform_q5-8 "Degrees = 5, 6, 7, 8" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points" ;;
     shell)
       bench shell "Refinement = shell" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" ;;
     cells-per-block)
@@ -46,6 +46,8 @@ for step in "$@"; do
       done ;;
     large)
       bench large_q4 "Degrees = 4" "Implementations = gpu" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
+    large-low)
+      bench large_q2-3 "Degrees = 2, 3" "Implementations = gpu" "Geometry = points" "Min DoFs = 1e8" "Max DoFs = 4.5e8" "Repetitions = 5" ;;
     float)
       bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
     2d)

@@ -708,30 +708,19 @@ namespace dealii
                nullptr)
         mapping_degree = 1;
       const bool points_determine_mapping = mapping_degree < n_q_1d;
-      switch (additional_data.geometry)
-      {
-      case GeometryStorage::automatic:
-        geometry_storage = points_determine_mapping
-                               ? GeometryStorage::points
-                               : GeometryStorage::jacobians;
-        break;
-      case GeometryStorage::points:
-        AssertThrow(points_determine_mapping,
-                    ExcNotSupportedByMatrixFree(
-                        "GeometryStorage::points with " +
-                        (mapping_degree == numbers::invalid_unsigned_int
-                             ? std::string("a mapping that is not MappingQ")
-                             : "MappingQ(" + std::to_string(mapping_degree) +
-                                   ") and " + std::to_string(n_q_1d) +
-                                   " quadrature points per direction") +
-                        ": the points determine the Jacobians only for "
-                        "MappingQ(p) with p < n_q_points_1d; use "
-                        "GeometryStorage::jacobians"));
-        geometry_storage = GeometryStorage::points;
-        break;
-      default:
-        geometry_storage = GeometryStorage::jacobians;
-      }
+      geometry_storage                    = additional_data.geometry;
+      AssertThrow(geometry_storage != GeometryStorage::points ||
+                      points_determine_mapping,
+                  ExcNotSupportedByMatrixFree(
+                      "GeometryStorage::points with " +
+                      (mapping_degree == numbers::invalid_unsigned_int
+                           ? std::string("a mapping that is not MappingQ")
+                           : "MappingQ(" + std::to_string(mapping_degree) +
+                                 ") and " + std::to_string(n_q_1d) +
+                                 " quadrature points per direction") +
+                      ": the points determine the Jacobians only for "
+                      "MappingQ(p) with p < n_q_points_1d; use "
+                      "GeometryStorage::jacobians"));
       const bool from_points = geometry_storage == GeometryStorage::points;
 
       // Geometry at the quadrature points (tensor product, x fastest).

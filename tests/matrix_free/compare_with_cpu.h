@@ -38,7 +38,7 @@ compare_with_cpu(
     const std::string                               &mesh_name,
     const unsigned int                               mapping_degree,
     const bool                                       coloring,
-    const GPU::GeometryStorage geometry = GPU::GeometryStorage::automatic,
+    const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians,
     const bool                 overlap  = true)
 {
   MappingQ<dim>   mapping(mapping_degree);

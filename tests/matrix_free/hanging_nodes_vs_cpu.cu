@@ -3,7 +3,8 @@
 // shell, 0.3 <= |x| <= 0.6 (hanging faces), or outside |x| = 0.5 (the
 // unrefined core leaves, in 3D, fine cells that touch it at an edge only),
 // cube and ball with MappingQ, 2D and 3D, degrees 1-8, scalar and
-// vector-valued, atomics and coloring, double and float.
+// vector-valued, atomics and coloring, double and float, geometry stored as
+// Jacobians or as quadrature points.
 #include "../meshes.h"
 #include "compare_with_cpu.h"
 
@@ -12,7 +13,8 @@ void
 test(const bool         ball,
      const bool         coloring,
      const unsigned int refinements,
-     const bool         outside = false)
+     const bool         outside = false,
+     const bool         points  = false)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -26,7 +28,8 @@ test(const bool         ball,
       tria,
       std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
       mapping_degree,
-      coloring);
+      coloring,
+      points ? GPU::GeometryStorage::points : GPU::GeometryStorage::jacobians);
 }
 
 int
@@ -35,20 +38,20 @@ main(int argc, char **argv)
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   MPILogInitAll                    log;
   test<2, 1, 1, double>(false, false, 3);
-  test<2, 2, 1, double>(true, true, 2);
+  test<2, 2, 1, double>(true, true, 2, false, true);
   test<2, 3, 2, double>(true, false, 2, true);
   test<2, 4, 1, float>(false, false, 2);
-  test<2, 5, 1, double>(true, true, 1, true);
-  test<2, 6, 2, double>(false, false, 2);
+  test<2, 5, 1, double>(true, true, 1, true, true);
+  test<2, 6, 2, double>(false, false, 2, false, true);
   test<2, 7, 1, float>(true, false, 1);
   test<2, 8, 1, double>(true, false, 1, true);
   test<3, 1, 1, double>(true, false, 2, true);
-  test<3, 1, 3, double>(false, true, 2, true);
+  test<3, 1, 3, double>(false, true, 2, true, true);
   test<3, 2, 1, double>(false, true, 2);
-  test<3, 3, 3, double>(true, false, 1, true);
-  test<3, 4, 1, float>(true, false, 1);
+  test<3, 3, 3, double>(true, false, 1, true, true);
+  test<3, 4, 1, float>(true, false, 1, false, true);
   test<3, 5, 1, double>(false, false, 2, true);
-  test<3, 6, 1, double>(true, true, 1, true);
+  test<3, 6, 1, double>(true, true, 1, true, true);
   test<3, 7, 1, float>(false, false, 2, true);
-  test<3, 8, 1, double>(true, false, 0);
+  test<3, 8, 1, double>(true, false, 0, false, true);
 }

@@ -11,7 +11,7 @@ void
 test(const bool         ball,
      const bool         coloring,
      const unsigned int refinements,
-     const Geometry     geometry = Geometry::automatic,
+     const Geometry     geometry = Geometry::jacobians,
      const bool         overlap  = true)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
@@ -46,10 +46,16 @@ main(int argc, char **argv)
   test<3, 6, 1, double>(false, false, 1);
   test<3, 7, 1, float>(true, false, 0);
   test<3, 8, 1, double>(true, false, 0);
-  // Stored Jacobians where the points would do, and the reverse order of
-  // work without overlap of communication and computation.
-  test<3, 4, 1, double>(true, false, 1, Geometry::jacobians);
-  test<2, 3, 2, float>(true, true, 2, Geometry::jacobians, false);
+  // Geometry from the quadrature points (Jacobians computed in the
+  // kernel), and cell loops without overlap of communication and
+  // computation.
+  test<2, 2, 1, double>(true, false, 3, Geometry::points);
+  test<2, 3, 2, float>(true, true, 2, Geometry::points, false);
+  test<2, 8, 1, double>(false, true, 1, Geometry::points);
+  test<3, 1, 1, double>(false, false, 2, Geometry::points);
   test<3, 2, 1, float>(true, false, 2, Geometry::points);
-  test<3, 3, 1, double>(true, true, 1, Geometry::points, false);
+  test<3, 3, 3, double>(true, true, 1, Geometry::points, false);
+  test<3, 4, 1, double>(true, false, 1, Geometry::points);
+  test<3, 6, 1, double>(false, false, 1, Geometry::jacobians, false);
+  test<3, 7, 1, float>(true, false, 0, Geometry::points);
 }
