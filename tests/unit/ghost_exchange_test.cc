@@ -9,23 +9,31 @@
 
 using namespace dealii;
 
+namespace
+{
+  // Contiguous owned ranges over 3 ranks and n_picks random ghosts.
+  std::shared_ptr<const Utilities::MPI::Partitioner> random_partitioner(
+      const unsigned int n, const unsigned int n_picks, std::mt19937 &gen)
+  {
+    const MPI_Comm     comm = MPI_COMM_WORLD;
+    const unsigned int p    = Utilities::MPI::n_mpi_processes(comm);
+    const unsigned int r    = Utilities::MPI::this_mpi_process(comm);
+    IndexSet           owned(n), ghosts(n);
+    owned.add_range((n * r) / p, (n * (r + 1)) / p);
+    std::uniform_int_distribution<unsigned int> pick(0, n - 1);
+    for (unsigned int k = 0; k < n_picks; ++k)
+      ghosts.add_index(pick(gen));
+    ghosts.subtract_set(owned);
+    return std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+  }
+} // namespace
+
 TEST(GhostExchange, RandomPatternMatchesDealII)
 {
-  const MPI_Comm     comm = MPI_COMM_WORLD;
-  const unsigned int p    = Utilities::MPI::n_mpi_processes(comm);
-  if (p != 3)
+  if (Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) != 3)
     GTEST_SKIP() << "runs with 3 ranks";
-  const unsigned int r = Utilities::MPI::this_mpi_process(comm);
-  const unsigned int n = 30011;
-  IndexSet           owned(n), ghosts(n);
-  owned.add_range((n * r) / p, (n * (r + 1)) / p);
-  std::mt19937                                gen(5 + r);
-  std::uniform_int_distribution<unsigned int> pick(0, n - 1);
-  for (unsigned int k = 0; k < 2000; ++k)
-    ghosts.add_index(pick(gen));
-  ghosts.subtract_set(owned);
-  const auto partitioner =
-      std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+  std::mt19937 gen(5 + Utilities::MPI::this_mpi_process(MPI_COMM_WORLD));
+  const auto   partitioner = random_partitioner(30011, 2000, gen);
 
   LinearAlgebra::distributed::Vector<double> host(partitioner);
   GPU::Vector<double>                        v(partitioner);
@@ -71,21 +79,10 @@ TEST(GhostExchange, RandomPatternMatchesDealII)
 // is in flight, finish without start) is refused.
 TEST(GhostExchange, StartFinishMatchesBlockingCalls)
 {
-  const MPI_Comm     comm = MPI_COMM_WORLD;
-  const unsigned int p    = Utilities::MPI::n_mpi_processes(comm);
-  if (p != 3)
+  if (Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) != 3)
     GTEST_SKIP() << "runs with 3 ranks";
-  const unsigned int r = Utilities::MPI::this_mpi_process(comm);
-  const unsigned int n = 9001;
-  IndexSet           owned(n), ghosts(n);
-  owned.add_range((n * r) / p, (n * (r + 1)) / p);
-  std::mt19937                                gen(11 + r);
-  std::uniform_int_distribution<unsigned int> pick(0, n - 1);
-  for (unsigned int k = 0; k < 700; ++k)
-    ghosts.add_index(pick(gen));
-  ghosts.subtract_set(owned);
-  const auto partitioner =
-      std::make_shared<Utilities::MPI::Partitioner>(owned, ghosts, comm);
+  std::mt19937      gen(11 + Utilities::MPI::this_mpi_process(MPI_COMM_WORLD));
+  const auto        partitioner = random_partitioner(9001, 700, gen);
   const std::size_t n_local =
       partitioner->locally_owned_size() + partitioner->n_ghost_indices();
 
