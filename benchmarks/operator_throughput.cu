@@ -18,7 +18,7 @@
 // Each figure is the median of the repetitions after a warm-up. The bytes an
 // application must move at least (vectors, DoF indices, the geometry:
 // quadrature points, or inverse Jacobians and JxW, the coefficient; or the
-// matrix) are compared with a device copy measured
+// merged tensor; or the matrix) are compared with a device copy measured
 // in the same run. The device memory each approach holds gives bytes per DoF
 // and so the largest problem that fits.
 #include <dealii-gpu/base/device.h>
@@ -112,11 +112,12 @@ struct Parameters
     prm.declare_entry(
         "Geometry",
         "jacobians",
-        Patterns::List(Patterns::Selection("jacobians|points")),
+        Patterns::List(Patterns::Selection("jacobians|points|tensor")),
         "GPU::MatrixFree geometry storage, one row each: stored inverse "
-        "Jacobians and JxW (rows labelled gpu), or quadrature points only "
-        "(gpu-points); the first is also used to assemble the cuSPARSE "
-        "matrix");
+        "Jacobians and JxW (rows labelled gpu), quadrature points only "
+        "(gpu-points), or the merged diffusion tensor with the geometry "
+        "released (LaplaceTensorCell, gpu-tensor); the first of jacobians "
+        "and points is also used to assemble the cuSPARSE matrix");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -325,7 +326,9 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
                                    : GPU::GeometryStorage::jacobians));
     };
     GPU::MatrixFree<dim, Number> matrix_free;
-    make_matrix_free(matrix_free, param.geometries[0]);
+    make_matrix_free(matrix_free,
+                     param.geometries[0] == "tensor" ? "jacobians"
+                                                     : param.geometries[0]);
     GPU::Array<Number> coefficients;
     matrix_free.evaluate_coefficient(
         [](const Point<dim> &x)
@@ -345,34 +348,67 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     GPU::LaplaceCoefficients<Number> k;
     k.diffusion = coefficients.data();
     const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
+    // Result of the first GPU row, to check the others against.
+    GPU::Vector<Number> first_result;
     for (unsigned int g = 0; g < param.geometries.size() && param.runs("gpu");
          ++g)
     {
       // Further geometry storages: their own data, same cells and vectors.
+      // The tensor row always builds its own data, since it frees the
+      // geometry that the cuSPARSE assembly needs.
+      const bool                   tensor = param.geometries[g] == "tensor";
       GPU::MatrixFree<dim, Number> other;
-      if (g > 0)
-        make_matrix_free(other, param.geometries[g]);
-      const GPU::MatrixFree<dim, Number> &mf = g > 0 ? other : matrix_free;
-      const bool                          from_points =
+      GPU::Array<Number>           diffusion_tensor;
+      if (g > 0 || tensor)
+        make_matrix_free(other, tensor ? "jacobians" : param.geometries[g]);
+      if (tensor)
+      {
+        other.evaluate_diffusion_tensor(coefficients, diffusion_tensor);
+        other.release_geometry();
+      }
+      const GPU::MatrixFree<dim, Number> &mf =
+          g > 0 || tensor ? other : matrix_free;
+      const bool from_points =
           mf.get_geometry_storage() == GPU::GeometryStorage::points;
-      const double seconds      = median_seconds(param.repetitions,
-                                            [&]
-                                            {
-                                              dst = Number();
-                                              mf.cell_loop(cell, src, dst);
-                                            });
+      const GPU::LaplaceTensorCell<dim, degree, 1, Number> tensor_cell{
+          diffusion_tensor.data()};
+      auto apply = [&]
+      {
+        dst = Number();
+        if (tensor)
+          mf.cell_loop(tensor_cell, src, dst);
+        else
+          mf.cell_loop(cell, src, dst);
+      };
+      const double seconds = median_seconds(param.repetitions, apply);
+      // Same operator in every row: compare with the first row's result.
+      apply();
+      double check = -1.;
+      if (g == 0)
+        first_result = dst;
+      else
+      {
+        GPU::Vector<Number> difference(dst);
+        difference.add(Number(-1), first_result);
+        check = difference.linfty_norm() / first_result.linfty_norm();
+      }
       const double device_bytes = Utilities::MPI::sum(
-          double(mf.memory_consumption() + coefficients.memory_consumption() +
+          double(mf.memory_consumption() +
+                 (tensor ? diffusion_tensor.memory_consumption()
+                         : coefficients.memory_consumption()) +
                  2 * sizeof(Number) * src.size()),
           MPI_COMM_WORLD);
       // Geometry the kernel reads: points (dim per point) and centers, or
-      // inverse Jacobians and JxW; the coefficient in both.
+      // inverse Jacobians and JxW, with the coefficient; or the tensor.
       const double gpu_bytes =
           sizeof(Number) * 4. * n_dofs +
           n_cells * (4. * std::pow(degree + 1, dim) +
-                     sizeof(Number) * (from_points ? n_q * (dim + 1) + dim
-                                                   : n_q * (dim * dim + 2)));
-      rows.push_back({from_points ? "gpu-points" : "gpu",
+                     sizeof(Number) * (tensor ? n_q * dim * (dim + 1) / 2.
+                                       : from_points ? n_q * (dim + 1) + dim
+                                                     : n_q * (dim * dim + 2)));
+      rows.push_back({tensor        ? "gpu-tensor"
+                      : from_points ? "gpu-points"
+                                    : "gpu",
                       dim,
                       degree,
                       number,
@@ -383,8 +419,11 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
                       seconds,
                       gpu_bytes,
                       device_bytes,
-                      -1.});
+                      check});
       print(rows.back());
+      if (root && check >= 0)
+        std::cout << "    |result - first row's| / |first row's| = " << check
+                  << std::endl;
     }
 
     // The host-side sparsity pattern costs about cells x (cell DoFs)^2.

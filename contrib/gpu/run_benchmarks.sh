@@ -4,7 +4,8 @@
 # logs and CSV files go to $OUT.
 #   contrib/gpu/run_benchmarks.sh STEP...
 # Steps: uniform-low uniform-high (3D ball, double, Q1-4 / Q5-8, matrix-free
-# with points and with stored Jacobians, and cuSPARSE), shell (matrix-free with hanging nodes), cells-per-block
+# with stored Jacobians, points and the merged tensor, and cuSPARSE), shell
+# (matrix-free with hanging nodes; Jacobians and tensor), cells-per-block
 # (Q1-Q3 with 1 to 32 cells per block), float, 2d, cpu (deal.II's CPU
 # MatrixFree, one rank per core), large (Q4 matrix-free at 1.2e8 DoFs),
 # large-low (geometry from points: Q2 at 1.2e8 and Q3 at 4e8 DoFs), helmholtz.
@@ -35,11 +36,11 @@ bench() { # name, settings...
 for step in "$@"; do
   case $step in
     uniform-low)
-      bench uniform_q1-4 "Degrees = 1, 2, 3, 4" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points" ;;
+      bench uniform_q1-4 "Degrees = 1, 2, 3, 4" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points, tensor" ;;
     uniform-high)
-      bench uniform_q5-8 "Degrees = 5, 6, 7, 8" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points" ;;
+      bench uniform_q5-8 "Degrees = 5, 6, 7, 8" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, points, tensor" ;;
     shell)
-      bench shell "Refinement = shell" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" ;;
+      bench shell "Refinement = shell" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" "Geometry = jacobians, tensor" ;;
     cells-per-block)
       for cpb in 1 2 4 8 16 32; do
         bench cells_per_block_$cpb "Degrees = 1, 2, 3" "Implementations = gpu" "Min DoFs = 7e5" "Max DoFs = 7e6" "Cells per block = $cpb" "Repetitions = 10"
@@ -49,7 +50,7 @@ for step in "$@"; do
     large-low)
       bench large_q2-3 "Degrees = 2, 3" "Implementations = gpu" "Geometry = points" "Min DoFs = 1e8" "Max DoFs = 4.5e8" "Repetitions = 5" ;;
     float)
-      bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
+      bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, tensor" ;;
     2d)
       bench 2d "Dimension = 2" "Max DoFs = 5e6" "Max DoFs sparse = 4e6" "Repetitions = 10" ;;
     cpu)

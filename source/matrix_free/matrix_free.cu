@@ -50,6 +50,17 @@ namespace dealii
         }
       }
 
+      void check_geometry_available(const bool functor_uses_geometry,
+                                    const bool data_has_geometry)
+      {
+        AssertThrow(!functor_uses_geometry || data_has_geometry,
+                    ExcNotSupportedByMatrixFree(
+                        "this cell functor reads the Jacobians or JxW, but "
+                        "release_geometry() has freed them; run functors "
+                        "with uses_geometry = false (e.g. LaplaceTensorCell) "
+                        "or keep the geometry"));
+      }
+
       // Finds the hanging faces and edges of a cell, and the coarse DoFs at
       // the positions of its parent on them (see hanging_nodes.h).
       template <int dim>
@@ -709,6 +720,7 @@ namespace dealii
         mapping_degree = 1;
       const bool points_determine_mapping = mapping_degree < n_q_1d;
       geometry_storage                    = additional_data.geometry;
+      geometry_kept                       = true;
       AssertThrow(geometry_storage != GeometryStorage::points ||
                       points_determine_mapping,
                   ExcNotSupportedByMatrixFree(
@@ -869,6 +881,74 @@ namespace dealii
                    constrained_indices.size(),
                    [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
                    { d[indices[i]] = value; });
+    }
+
+    template <int dim, typename Number>
+    void MatrixFree<dim, Number>::evaluate_diffusion_tensor(
+        const Array<Number> &coefficient_values, Array<Number> &tensor) const
+    {
+      AssertThrow(geometry_kept && data.inverse_jacobian != nullptr,
+                  ExcNotSupportedByMatrixFree(
+                      "evaluate_diffusion_tensor needs the stored Jacobians "
+                      "(GeometryStorage::jacobians, before release_geometry)"));
+      const std::size_t n = std::size_t(data.n_cells) * data.n_q_points;
+      AssertThrow(coefficient_values.size() == n,
+                  ExcDimensionMismatch(coefficient_values.size(), n));
+      constexpr unsigned int n_entries = dim * (dim + 1) / 2;
+      tensor.resize(n * n_entries);
+      const unsigned int n_q     = data.n_q_points;
+      const Number      *inverse = data.inverse_jacobian;
+      const Number      *jxw     = data.JxW;
+      const Number      *a       = coefficient_values.data();
+      Number            *t       = tensor.data();
+      parallel_for(
+          "MatrixFree::evaluate_diffusion_tensor",
+          n,
+          [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+          {
+            const std::size_t  cell = i / n_q;
+            const unsigned int q    = i % n_q;
+            Number             J[dim][dim];
+            for (unsigned int d = 0; d < dim; ++d)
+              for (unsigned int e = 0; e < dim; ++e)
+                J[d][e] = inverse[(cell * dim * dim + d * dim + e) * n_q + q];
+            const Number factor = a[i] * jxw[i];
+            // Entries in the order of the documentation: diagonal first.
+            unsigned int entry = 0;
+            for (unsigned int offset = 0; offset < dim; ++offset)
+              for (unsigned int d = 0; d + offset < dim; ++d)
+              {
+                const unsigned int f   = d + offset;
+                Number             sum = 0;
+                for (unsigned int e = 0; e < dim; ++e)
+                  sum += J[d][e] * J[f][e];
+                t[(cell * n_entries + entry) * n_q + q] = factor * sum;
+                ++entry;
+              }
+          });
+    }
+
+    template <int dim, typename Number>
+    void MatrixFree<dim, Number>::release_geometry()
+    {
+      inverse_jacobian.clear();
+      JxW.clear();
+      quadrature_points.clear();
+      cell_centers.clear();
+      host_quadrature_points.clear();
+      host_quadrature_points.shrink_to_fit();
+      data.inverse_jacobian      = nullptr;
+      data.JxW                   = nullptr;
+      data.quadrature_points     = nullptr;
+      data.cell_centers          = nullptr;
+      data.jacobians_from_points = 0;
+      geometry_kept              = false;
+    }
+
+    template <int dim, typename Number>
+    bool MatrixFree<dim, Number>::has_geometry() const
+    {
+      return geometry_kept;
     }
 
     template <int dim, typename Number>

@@ -1,6 +1,7 @@
 // GPU::MatrixFree against deal.II's CPU MatrixFree for the operator
 // (A grad u, grad v) + (u, v) with A(x) = 1 / (0.05 + 2 |x|^2) on random
-// vectors, with hanging-node and zero Dirichlet constraints.
+// vectors, with hanging-node and zero Dirichlet constraints; with the
+// merged diffusion tensor (LaplaceTensorCell) the operator has no mass term.
 #ifndef dealii_gpu_tests_compare_with_cpu_h
 #define dealii_gpu_tests_compare_with_cpu_h
 
@@ -31,7 +32,7 @@ coefficient(const Point<dim> &p)
 
 // Applies both operators on @p tria and logs whether they agree to 1e-12
 // (double) or 1e-5 (float), relative to the largest entry.
-template <int dim, int degree, int n_comp, typename Number>
+template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
 void
 compare_with_cpu(
     const parallel::distributed::Triangulation<dim> &tria,
@@ -91,10 +92,13 @@ compare_with_cpu(
           x[d] = p[d][0];
         phi.submit_gradient(coefficient<dim, double>(x) * phi.get_gradient(q),
                             q);
-        phi.submit_value(phi.get_value(q), q);
+        if constexpr (!tensor)
+          phi.submit_value(phi.get_value(q), q);
       }
       phi.integrate_scatter(
-          EvaluationFlags::values | EvaluationFlags::gradients, dst);
+          (tensor ? EvaluationFlags::nothing : EvaluationFlags::values) |
+              EvaluationFlags::gradients,
+          dst);
     }
   };
   cpu.cell_loop(cell_operation, dst_cpu, src, true);
@@ -123,8 +127,32 @@ compare_with_cpu(
   GPU::LaplaceCoefficients<Number> k;
   k.diffusion         = coefficients.data();
   k.reaction_constant = Number(1);
-  gpu.cell_loop(
-      GPU::LaplaceCell<dim, degree, n_comp, Number>{k}, gpu_src, gpu_dst);
+  std::string refused;
+  if constexpr (tensor)
+  {
+    GPU::Array<Number> diffusion_tensor;
+    gpu.evaluate_diffusion_tensor(coefficients, diffusion_tensor);
+    gpu.release_geometry();
+    // A functor that reads the Jacobians must now be refused.
+    try
+    {
+      gpu.cell_loop(
+          GPU::LaplaceCell<dim, degree, n_comp, Number>{k}, gpu_src, gpu_dst);
+      refused = ", LaplaceCell NOT refused without geometry";
+    }
+    catch (const GPU::ExcNotSupportedByMatrixFree &)
+    {
+      refused = ", LaplaceCell refused without geometry";
+    }
+    gpu.cell_loop(
+        GPU::LaplaceTensorCell<dim, degree, n_comp, Number>{
+            diffusion_tensor.data()},
+        gpu_src,
+        gpu_dst);
+  }
+  else
+    gpu.cell_loop(
+        GPU::LaplaceCell<dim, degree, n_comp, Number>{k}, gpu_src, gpu_dst);
   gpu_dst.copy_locally_owned_data_to(host);
 
   // Both vectors have the owned DoFs in the same order.
@@ -144,14 +172,15 @@ compare_with_cpu(
           << " Q" << degree << (n_comp > 1 ? "^" + std::to_string(n_comp) : "")
           << (coloring ? " coloring" : " atomics")
           << (sizeof(Number) == 8 ? " double" : " float")
-          << (gpu.get_geometry_storage() == GPU::GeometryStorage::points
+          << (tensor ? " tensor"
+              : gpu.get_geometry_storage() == GPU::GeometryStorage::points
                   ? " points"
                   : " jacobians")
           << (overlap ? "" : " no-overlap") << ", "
           << tria.n_global_active_cells() << " cells (" << hanging_cells
           << " with hanging nodes), " << dof_handler.n_dofs()
           << " DoFs: relative error "
-          << (error <= tolerance ? "within " : "ABOVE ") << tolerance
+          << (error <= tolerance ? "within " : "ABOVE ") << tolerance << refused
           << std::endl;
 }
 

@@ -8,7 +8,7 @@
 #include "../meshes.h"
 #include "compare_with_cpu.h"
 
-template <int dim, int degree, int n_comp, typename Number>
+template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
 void
 test(const bool         ball,
      const bool         coloring,
@@ -24,7 +24,7 @@ test(const bool         ball,
     refine_shell(tria, 0.3, 0.6);
   const unsigned int mapping_degree =
       ball ? std::max(2, std::min(degree, 4)) : 1;
-  compare_with_cpu<dim, degree, n_comp, Number>(
+  compare_with_cpu<dim, degree, n_comp, Number, tensor>(
       tria,
       std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
       mapping_degree,
@@ -54,4 +54,7 @@ main(int argc, char **argv)
   test<3, 6, 1, double>(true, true, 1, true, true);
   test<3, 7, 1, float>(false, false, 2, true);
   test<3, 8, 1, double>(true, false, 0, false, true);
+  // The merged diffusion tensor (LaplaceTensorCell).
+  test<2, 3, 1, double, true>(true, true, 2, true);
+  test<3, 2, 1, double, true>(true, false, 1);
 }

@@ -6,7 +6,7 @@
 
 using Geometry = GPU::GeometryStorage;
 
-template <int dim, int degree, int n_comp, typename Number>
+template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
 void
 test(const bool         ball,
      const bool         coloring,
@@ -18,12 +18,12 @@ test(const bool         ball,
   make_mesh(tria, ball, refinements);
   const unsigned int mapping_degree =
       ball ? std::max(2, std::min(degree, 4)) : 1;
-  compare_with_cpu<dim, degree, n_comp, Number>(tria,
-                                                ball ? "ball" : "cube",
-                                                mapping_degree,
-                                                coloring,
-                                                geometry,
-                                                overlap);
+  compare_with_cpu<dim, degree, n_comp, Number, tensor>(tria,
+                                                        ball ? "ball" : "cube",
+                                                        mapping_degree,
+                                                        coloring,
+                                                        geometry,
+                                                        overlap);
 }
 
 int
@@ -58,4 +58,11 @@ main(int argc, char **argv)
   test<3, 4, 1, double>(true, false, 1, Geometry::points);
   test<3, 6, 1, double>(false, false, 1, Geometry::jacobians, false);
   test<3, 7, 1, float>(true, false, 0, Geometry::points);
+  // The merged diffusion tensor (LaplaceTensorCell) after
+  // release_geometry(), against the CPU operator without the mass term.
+  test<2, 2, 1, double, true>(true, false, 3);
+  test<3, 1, 1, double, true>(true, false, 2);
+  test<3, 2, 1, double, true>(true, true, 1);
+  test<3, 3, 3, double, true>(true, false, 1, Geometry::jacobians, false);
+  test<3, 4, 1, float, true>(true, false, 1);
 }

@@ -191,3 +191,48 @@ TEST(MatrixFreeErrors, GeometryFromPointsNeedsLowDegreeMapping)
   matrix_free.reinit(MappingQ<2>(3), dof_handler, constraints, QGauss<1>(4));
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::jacobians);
 }
+
+// The merged diffusion tensor needs stored Jacobians: refused with points
+// and after release_geometry(), which also frees the memory; a coefficient
+// array of the wrong size is refused.
+TEST(MatrixFreeErrors, DiffusionTensorNeedsStoredJacobians)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_ball(tria);
+  tria.refine_global(2);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  using MF = GPU::MatrixFree<2, double>;
+  MF::AdditionalData data(update_gradients | update_JxW_values |
+                          update_quadrature_points);
+  const auto         one = [](const Point<2> &) { return 1.; };
+  MF                 matrix_free;
+  GPU::Array<double> tensor;
+
+  data.geometry = MF::GeometryStorage::points;
+  matrix_free.reinit(
+      MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_THROW(matrix_free.evaluate_diffusion_tensor(one, tensor),
+               GPU::ExcNotSupportedByMatrixFree);
+
+  data.geometry = MF::GeometryStorage::jacobians;
+  matrix_free.reinit(
+      MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
+  GPU::Array<double> wrong_size(3);
+  EXPECT_ANY_THROW(matrix_free.evaluate_diffusion_tensor(wrong_size, tensor));
+  matrix_free.evaluate_diffusion_tensor(one, tensor);
+  EXPECT_EQ(tensor.size(), std::size_t(tria.n_active_cells()) * 9 * 3);
+  const std::size_t with_geometry = matrix_free.memory_consumption();
+  EXPECT_TRUE(matrix_free.has_geometry());
+  matrix_free.release_geometry();
+  EXPECT_FALSE(matrix_free.has_geometry());
+  EXPECT_LT(matrix_free.memory_consumption(), with_geometry / 2);
+  EXPECT_THROW(matrix_free.evaluate_diffusion_tensor(one, tensor),
+               GPU::ExcNotSupportedByMatrixFree);
+  // reinit() builds the geometry again.
+  matrix_free.reinit(
+      MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_TRUE(matrix_free.has_geometry());
+}

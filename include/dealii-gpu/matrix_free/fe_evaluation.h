@@ -438,6 +438,33 @@ namespace dealii
         return result;
       }
 
+      /**
+       * Derivatives along the reference coordinates (d u / d xi_d), without
+       * the Jacobian: for operators that bring their own metric, such as a
+       * merged tensor from MatrixFree::evaluate_diffusion_tensor().
+       */
+      DEAL_II_GPU_HOST_DEVICE gradient_type
+      get_reference_gradient(const unsigned int q) const
+      {
+        gradient_type result;
+        for (unsigned int c = 0; c < n_components; ++c)
+          for (unsigned int d = 0; d < dim; ++d)
+            component(result, c)[d] = gradients[(c * dim + d) * n_q_points + q];
+        return result;
+      }
+
+      /**
+       * Test with the derivatives along the reference coordinates as given
+       * (no Jacobian, no JxW): the counterpart of get_reference_gradient().
+       */
+      DEAL_II_GPU_HOST_DEVICE void
+      submit_reference_gradient(const gradient_type &grad, const unsigned int q)
+      {
+        for (unsigned int c = 0; c < n_components; ++c)
+          for (unsigned int d = 0; d < dim; ++d)
+            gradients[(c * dim + d) * n_q_points + q] = component(grad, c)[d];
+      }
+
       /** Divergence (n_components == dim). */
       DEAL_II_GPU_HOST_DEVICE Number get_divergence(const unsigned int q) const
       {
@@ -847,6 +874,8 @@ namespace dealii
                                         data.fe_degree,
                                         data.n_q_points_1d,
                                         data.n_components);
+      internal::check_geometry_available(
+          internal::functor_uses_geometry<Functor>::value, geometry_kept);
       AssertThrow(
           src.size() == partitioner->size() &&
               dst.size() == partitioner->size() &&

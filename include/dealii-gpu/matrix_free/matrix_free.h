@@ -17,6 +17,7 @@
 
 #include <array>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace dealii
@@ -240,6 +241,37 @@ namespace dealii
       void evaluate_coefficient(const CoefficientFunction &coefficient,
                                 Array<Number>             &values) const;
 
+      /**
+       * The merged diffusion tensor a(x) det(J) w J^{-1} J^{-T} at every
+       * quadrature point, for operators (a grad u, grad v) that then need
+       * neither the Jacobians nor JxW (LaplaceTensorCell): dim (dim + 1) / 2
+       * numbers a point instead of dim * dim + 2, laid out
+       * [(cell * n_entries + entry) * n_q + q] with the entries (0,0),
+       * (1,1), (2,2), (0,1), (0,2), (1,2) (2D: (0,0), (1,1), (0,1)). Needs
+       * GeometryStorage::jacobians and update_quadrature_points. Follow
+       * with release_geometry() to free what it replaces.
+       */
+      template <typename CoefficientFunction>
+      void evaluate_diffusion_tensor(const CoefficientFunction &coefficient,
+                                     Array<Number>             &tensor) const;
+
+      /** As above, from the coefficient's values at the quadrature points
+       *  ([cell * n_q + q], as evaluate_coefficient() gives them). */
+      void evaluate_diffusion_tensor(const Array<Number> &coefficient_values,
+                                     Array<Number>       &tensor) const;
+
+      /**
+       * Free the geometry (inverse Jacobians, JxW, quadrature points) on the
+       * device and the host. Afterwards cell_loop() runs only functors that
+       * declare `static constexpr bool uses_geometry = false` (they work in
+       * reference coordinates with their own per-point data, such as
+       * LaplaceTensorCell); any other functor is refused with an exception.
+       */
+      void release_geometry();
+
+      /** False after release_geometry(). */
+      bool has_geometry() const;
+
       /** Device view for cell functors. */
       const MatrixFreeData<dim, Number> &get_data() const;
 
@@ -297,6 +329,7 @@ namespace dealii
       bool                                     overlap    = false;
       GeometryStorage geometry_storage = GeometryStorage::jacobians;
       bool            use_coloring     = false;
+      bool            geometry_kept    = true;
     };
 
     namespace internal
@@ -309,6 +342,24 @@ namespace dealii
                                    const unsigned int data_fe_degree,
                                    const unsigned int data_n_q_points_1d,
                                    const unsigned int data_n_components);
+
+      // Raises an exception when a functor that reads the geometry runs on
+      // data whose geometry was released.
+      void check_geometry_available(const bool functor_uses_geometry,
+                                    const bool data_has_geometry);
+
+      // Functor::uses_geometry, true where the functor does not say.
+      template <typename Functor, typename = void>
+      struct functor_uses_geometry : std::true_type
+      {
+      };
+      template <typename Functor>
+      struct functor_uses_geometry<
+          Functor,
+          std::void_t<decltype(Functor::uses_geometry)>>
+          : std::bool_constant<Functor::uses_geometry>
+      {
+      };
 
       // Team shape and scratch size of the cell kernel (see FEEvaluation).
       template <int dim>
@@ -331,6 +382,10 @@ namespace dealii
     void MatrixFree<dim, Number>::evaluate_coefficient(
         const CoefficientFunction &coefficient, Array<Number> &values) const
     {
+      AssertThrow(geometry_kept,
+                  ExcNotSupportedByMatrixFree(
+                      "the quadrature points were freed by release_geometry()"
+                      "; evaluate coefficients before releasing"));
       AssertThrow(host_quadrature_points.size() ==
                       std::size_t(data.n_cells) * data.n_q_points,
                   ExcMessage("evaluate_coefficient needs the quadrature points:"
@@ -339,6 +394,16 @@ namespace dealii
       for (std::size_t i = 0; i < host.size(); ++i)
         host[i] = coefficient(host_quadrature_points[i]);
       values.copy_from(host);
+    }
+
+    template <int dim, typename Number>
+    template <typename CoefficientFunction>
+    void MatrixFree<dim, Number>::evaluate_diffusion_tensor(
+        const CoefficientFunction &coefficient, Array<Number> &tensor) const
+    {
+      Array<Number> values;
+      evaluate_coefficient(coefficient, values);
+      evaluate_diffusion_tensor(values, tensor);
     }
   } // namespace GPU
 } // namespace dealii

@@ -1,6 +1,7 @@
 // Cell operations of the operator (A(x) grad u, grad v) + (c(x) u, v) for
 // GPU::MatrixFree::cell_loop(): A and c are given per quadrature point (see
-// GPU::MatrixFree::evaluate_coefficient), or as constants.
+// GPU::MatrixFree::evaluate_coefficient), or as constants; or, for the
+// diffusion term alone, as a merged tensor (LaplaceTensorCell).
 #ifndef dealii_gpu_operators_laplace_cell_h
 #define dealii_gpu_operators_laplace_cell_h
 
@@ -80,6 +81,86 @@ namespace dealii
             { laplace_quadrature_operation(k, p, q); });
         phi.integrate(reaction, true);
         phi.distribute_local_to_global(dst);
+      }
+    };
+
+    /**
+     * dst += A_cell src for (a(x) grad u, grad v) from the merged tensor of
+     * MatrixFree::evaluate_diffusion_tensor(): per quadrature point
+     * dim (dim + 1) / 2 numbers instead of the inverse Jacobian, JxW and
+     * the coefficient, so less to read. Reads no geometry, so it runs after
+     * MatrixFree::release_geometry(). Each component gets the same tensor.
+     */
+    template <int dim,
+              int degree,
+              int n_comp,
+              typename Number,
+              int n_q_1d = degree + 1>
+    struct LaplaceTensorCell
+    {
+      static constexpr unsigned int fe_degree     = degree;
+      static constexpr unsigned int n_q_points_1d = n_q_1d;
+      static constexpr unsigned int n_components  = n_comp;
+      static constexpr bool         uses_geometry = false;
+
+      /** From MatrixFree::evaluate_diffusion_tensor(). */
+      const Number *tensor = nullptr;
+
+      DEAL_II_GPU_HOST_DEVICE void
+      operator()(const TeamMember                  &team,
+                 const unsigned int                 cell,
+                 const MatrixFreeData<dim, Number> &data,
+                 const Number                      *src,
+                 Number                            *dst) const
+      {
+        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
+        constexpr unsigned int n_entries = dim * (dim + 1) / 2;
+        FEEval                 phi(team, cell, data);
+        phi.read_dof_values(src);
+        phi.evaluate(false, true);
+        const Number *t =
+            tensor + std::size_t(cell) * n_entries * FEEval::n_q_points;
+        phi.apply_for_each_quad_point(
+            [&](auto &p, const unsigned int q)
+            {
+              // Symmetric tensor, entries (0,0), (1,1), [(2,2)], (0,1), ...
+              Number       G[dim][dim];
+              unsigned int entry = 0;
+              for (unsigned int offset = 0; offset < dim; ++offset)
+                for (unsigned int d = 0; d + offset < dim; ++d, ++entry)
+                {
+                  G[d][d + offset] = t[entry * FEEval::n_q_points + q];
+                  G[d + offset][d] = G[d][d + offset];
+                }
+              const typename FEEval::gradient_type g =
+                  p.get_reference_gradient(q);
+              typename FEEval::gradient_type result;
+              for (unsigned int c = 0; c < n_comp; ++c)
+                for (unsigned int d = 0; d < dim; ++d)
+                {
+                  Number sum = 0;
+                  for (unsigned int e = 0; e < dim; ++e)
+                    sum += G[d][e] * reference_component(g, c)[e];
+                  reference_component(result, c)[d] = sum;
+                }
+              p.submit_reference_gradient(result, q);
+            });
+        phi.integrate(false, true);
+        phi.distribute_local_to_global(dst);
+      }
+
+    private:
+      template <typename T>
+      static DEAL_II_GPU_HOST_DEVICE auto &
+      reference_component(T &t, const unsigned int c)
+      {
+        if constexpr (n_comp == 1)
+        {
+          (void)c;
+          return t;
+        }
+        else
+          return t[c];
       }
     };
 
