@@ -60,6 +60,7 @@ struct Parameters
   unsigned int repetitions      = 20;
   bool         coloring         = false;
   unsigned int cells_per_block  = 0;
+  bool         overlap          = true;
   std::vector<std::string> geometries;
   std::vector<std::string> implementations;
   std::string              output_file;
@@ -109,6 +110,11 @@ struct Parameters
                       "0",
                       Patterns::Integer(0, 128),
                       "cells per CUDA thread block; 0: automatic");
+    prm.declare_entry("Overlap communication",
+                      "true",
+                      Patterns::Bool(),
+                      "with several ranks: overlap the ghost exchange with "
+                      "the cells away from other ranks");
     prm.declare_entry(
         "Geometry",
         "jacobians",
@@ -143,6 +149,7 @@ struct Parameters
     repetitions      = prm.get_integer("Repetitions");
     coloring         = prm.get_bool("Coloring");
     cells_per_block  = prm.get_integer("Cells per block");
+    overlap          = prm.get_bool("Overlap communication");
     geometries       = Utilities::split_string_list(prm.get("Geometry"));
     implementations  = Utilities::split_string_list(prm.get("Implementations"));
     output_file      = prm.get("Output file");
@@ -321,7 +328,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
               param.coloring,
               numbers::invalid_unsigned_int,
               param.cells_per_block,
-              true,
+              param.overlap,
               geometry == "points" ? GPU::GeometryStorage::points
                                    : GPU::GeometryStorage::jacobians));
     };

@@ -8,7 +8,8 @@
 # (matrix-free with hanging nodes; Jacobians and tensor), cells-per-block
 # (Q1-Q3 with 1 to 32 cells per block), float, 2d, cpu (deal.II's CPU
 # MatrixFree, one rank per core), large (Q4 matrix-free at 1.2e8 DoFs),
-# large-low (geometry from points: Q2 at 1.2e8 and Q3 at 4e8 DoFs), helmholtz.
+# large-low (geometry from points: Q2 at 1.2e8 and Q3 at 4e8 DoFs), helmholtz,
+# overlap (2 ranks on 2 GPUs, with and without overlap of communication).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -49,6 +50,13 @@ for step in "$@"; do
       bench large_q4 "Degrees = 4" "Implementations = gpu" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
     large-low)
       bench large_q2-3 "Degrees = 2, 3" "Implementations = gpu" "Geometry = points" "Min DoFs = 1e8" "Max DoFs = 4.5e8" "Repetitions = 5" ;;
+    overlap)
+      # Two ranks, one GPU each (nvidia-h200-x2): with and without overlap.
+      for o in true false; do
+        prm overlap_$o "Degrees = 2, 4" "Implementations = gpu" "Min DoFs = 1e6" "Max DoFs = 2e7" "Repetitions = 10" "Overlap communication = $o"
+        mpirun -np 2 "$app/bin/operator_throughput" overlap_$o.prm --device=cuda > "$out/overlap_$o.txt" 2>&1
+        echo "overlap_$o: rc=$? $(grep -c DoFs/s "$out/overlap_$o.txt") rows"
+      done ;;
     float)
       bench float "Number types = float" "Max DoFs = 1e7" "Max DoFs sparse = 4e6" "Repetitions = 10" "Geometry = jacobians, tensor" ;;
     2d)

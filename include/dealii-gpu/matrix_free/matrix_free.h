@@ -140,7 +140,11 @@ namespace dealii
      * (AdditionalData::overlap_communication_computation, on by default).
      * The geometry is kept as inverse Jacobians and JxW per quadrature
      * point, or, with GeometryStorage::points, as the quadrature points
-     * alone (2.9x less memory, slower; see GeometryStorage).
+     * alone (2.9x less memory, slower; see GeometryStorage). Operators of
+     * the form (a grad u, grad v) can instead merge coefficient and
+     * geometry into one symmetric tensor per point
+     * (evaluate_diffusion_tensor(), then release_geometry(), and
+     * LaplaceTensorCell): half the memory of stored Jacobians, and faster.
      */
     template <int dim, typename Number = double>
     class MatrixFree
