@@ -800,6 +800,9 @@ namespace dealii
         team.barrier();
       }
 
+    public:
+      /** Component c of a value or gradient (the object itself for one
+       *  component), for code that works on any number of components. */
       template <typename T>
       static DEAL_II_GPU_HOST_DEVICE auto &component(T &t, const unsigned int c)
       {
@@ -812,6 +815,7 @@ namespace dealii
           return t[c];
       }
 
+    private:
       const TeamMember                  &team;
       const unsigned int                 cell;
       const MatrixFreeData<dim, Number> &data;

@@ -140,27 +140,13 @@ namespace dealii
                 {
                   Number sum = 0;
                   for (unsigned int e = 0; e < dim; ++e)
-                    sum += G[d][e] * reference_component(g, c)[e];
-                  reference_component(result, c)[d] = sum;
+                    sum += G[d][e] * FEEval::component(g, c)[e];
+                  FEEval::component(result, c)[d] = sum;
                 }
               p.submit_reference_gradient(result, q);
             });
         phi.integrate(false, true);
         phi.distribute_local_to_global(dst);
-      }
-
-    private:
-      template <typename T>
-      static DEAL_II_GPU_HOST_DEVICE auto &
-      reference_component(T &t, const unsigned int c)
-      {
-        if constexpr (n_comp == 1)
-        {
-          (void)c;
-          return t;
-        }
-        else
-          return t[c];
       }
     };
 
