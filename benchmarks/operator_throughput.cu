@@ -118,12 +118,14 @@ struct Parameters
     prm.declare_entry(
         "Geometry",
         "jacobians",
-        Patterns::List(Patterns::Selection("jacobians|points|tensor")),
+        Patterns::List(Patterns::Selection("jacobians|points|tensor|field")),
         "GPU::MatrixFree geometry storage, one row each: stored inverse "
         "Jacobians and JxW (rows labelled gpu), quadrature points only "
-        "(gpu-points), or the merged diffusion tensor with the geometry "
-        "released (LaplaceTensorCell, gpu-tensor); the first of jacobians "
-        "and points is also used to assemble the cuSPARSE matrix");
+        "(gpu-points), the merged diffusion tensor with the geometry "
+        "released (LaplaceTensorCell, gpu-tensor), or the mapping field "
+        "with A(x) computed in the kernel (LaplaceFunctionCell, gpu-field); "
+        "the first, or stored Jacobians for tensor, is also used to "
+        "assemble the cuSPARSE matrix");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -315,32 +317,42 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     if (!param.runs("gpu") && !param.runs("cusparse"))
       continue;
 
+    // The coefficient per point is needed unless only gpu-field rows run
+    // (they compute it in the kernel), which then hold the least memory.
+    const bool needs_coefficients =
+        param.runs("cusparse") ||
+        std::any_of(param.geometries.begin(),
+                    param.geometries.end(),
+                    [](const std::string &g) { return g != "field"; });
     auto make_matrix_free =
         [&](GPU::MatrixFree<dim, Number> &mf, const std::string &geometry)
     {
-      mf.reinit(
-          mapping,
-          dof_handler,
-          constraints,
-          QGauss<1>(degree + 1),
-          typename GPU::MatrixFree<dim, Number>::AdditionalData(
-              update_gradients | update_JxW_values | update_quadrature_points,
-              param.coloring,
-              numbers::invalid_unsigned_int,
-              param.cells_per_block,
-              param.overlap,
-              geometry == "points" ? GPU::GeometryStorage::points
-                                   : GPU::GeometryStorage::jacobians));
+      mf.reinit(mapping,
+                dof_handler,
+                constraints,
+                QGauss<1>(degree + 1),
+                typename GPU::MatrixFree<dim, Number>::AdditionalData(
+                    update_gradients | update_JxW_values |
+                        (needs_coefficients ? update_quadrature_points
+                                            : update_default),
+                    param.coloring,
+                    numbers::invalid_unsigned_int,
+                    param.cells_per_block,
+                    param.overlap,
+                    geometry == "points"  ? GPU::GeometryStorage::points
+                    : geometry == "field" ? GPU::GeometryStorage::field
+                                          : GPU::GeometryStorage::jacobians));
     };
     GPU::MatrixFree<dim, Number> matrix_free;
     make_matrix_free(matrix_free,
                      param.geometries[0] == "tensor" ? "jacobians"
                                                      : param.geometries[0]);
     GPU::Array<Number> coefficients;
-    matrix_free.evaluate_coefficient(
-        [](const Point<dim> &x)
-        { return Number(1. / (0.05 + 2. * x.norm_square())); },
-        coefficients);
+    if (needs_coefficients)
+      matrix_free.evaluate_coefficient(
+          [](const Point<dim> &x)
+          { return Number(1. / (0.05 + 2. * x.norm_square())); },
+          coefficients);
     GPU::Vector<Number> src, dst;
     matrix_free.initialize_dof_vector(src);
     matrix_free.initialize_dof_vector(dst);
@@ -355,6 +367,12 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     GPU::LaplaceCoefficients<Number> k;
     k.diffusion = coefficients.data();
     const GPU::LaplaceCell<dim, degree, 1, Number> cell{k};
+    const GPU::LaplaceFunctionCell<dim,
+                                   degree,
+                                   1,
+                                   Number,
+                                   BallCoefficient<dim, Number>>
+        function_cell{};
     // Result of the first GPU row, to check the others against.
     GPU::Vector<Number> first_result;
     for (unsigned int g = 0; g < param.geometries.size() && param.runs("gpu");
@@ -364,6 +382,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       // The tensor row always builds its own data, since it frees the
       // geometry that the cuSPARSE assembly needs.
       const bool                   tensor = param.geometries[g] == "tensor";
+      const bool                   field  = param.geometries[g] == "field";
       GPU::MatrixFree<dim, Number> other;
       GPU::Array<Number>           diffusion_tensor;
       if (g > 0 || tensor)
@@ -377,6 +396,11 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
           g > 0 || tensor ? other : matrix_free;
       const bool from_points =
           mf.get_geometry_storage() == GPU::GeometryStorage::points;
+      // The field rows hold no coefficient array.
+      const std::size_t coefficient_bytes =
+          tensor  ? diffusion_tensor.memory_consumption()
+          : field ? 0
+                  : coefficients.memory_consumption();
       const GPU::LaplaceTensorCell<dim, degree, 1, Number> tensor_cell{
           diffusion_tensor.data()};
       auto apply = [&]
@@ -384,6 +408,8 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         dst = Number();
         if (tensor)
           mf.cell_loop(tensor_cell, src, dst);
+        else if (field)
+          mf.cell_loop(function_cell, src, dst);
         else
           mf.cell_loop(cell, src, dst);
       };
@@ -400,20 +426,23 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         check = difference.linfty_norm() / first_result.linfty_norm();
       }
       const double device_bytes = Utilities::MPI::sum(
-          double(mf.memory_consumption() +
-                 (tensor ? diffusion_tensor.memory_consumption()
-                         : coefficients.memory_consumption()) +
+          double(mf.memory_consumption() + coefficient_bytes +
                  2 * sizeof(Number) * src.size()),
           MPI_COMM_WORLD);
       // Geometry the kernel reads: points (dim per point) and centers, or
-      // inverse Jacobians and JxW, with the coefficient; or the tensor.
+      // inverse Jacobians and JxW, with the coefficient; or the tensor; or
+      // the field (dim doubles per DoF, an index per cell node, centers).
       const double gpu_bytes =
           sizeof(Number) * 4. * n_dofs +
           n_cells * (4. * std::pow(degree + 1, dim) +
-                     sizeof(Number) * (tensor ? n_q * dim * (dim + 1) / 2.
+                     sizeof(Number) * (tensor  ? n_q * dim * (dim + 1) / 2.
+                                       : field ? dim
                                        : from_points ? n_q * (dim + 1) + dim
-                                                     : n_q * (dim * dim + 2)));
+                                                     : n_q * (dim * dim + 2))) +
+          (field ? 8. * dim * n_dofs + n_cells * 4. * std::pow(degree + 1, dim)
+                 : 0.);
       rows.push_back({tensor        ? "gpu-tensor"
+                      : field       ? "gpu-field"
                       : from_points ? "gpu-points"
                                     : "gpu",
                       dim,

@@ -1,11 +1,28 @@
-// Meshes shared by the tests: the adaptively refined meshes of the
-// correctness matrix.
+// Meshes shared by the tests and benchmarks: the adaptively refined meshes
+// of the correctness matrix, and the coefficient of the ball problem.
 #ifndef dealii_gpu_tests_meshes_h
 #define dealii_gpu_tests_meshes_h
 
+#include <dealii-gpu/base/config.h>
+
+#include <deal.II/base/point.h>
 #include <deal.II/grid/grid_generator.h>
 
 using namespace dealii;
+
+// A(x) = 1 / (0.05 + 2 |x|^2), callable in cell kernels
+// (GPU::LaplaceFunctionCell).
+template <int dim, typename Number>
+struct BallCoefficient
+{
+  DEAL_II_GPU_HOST_DEVICE Number operator()(const Point<dim, Number> &p) const
+  {
+    Number r2 = 0;
+    for (unsigned int d = 0; d < dim; ++d)
+      r2 += p[d] * p[d];
+    return Number(1) / (Number(0.05) + Number(2) * r2);
+  }
+};
 
 // hyper_cube [-1, 1]^dim or hyper_ball (radius 1), refined globally.
 template <typename Triangulation>

@@ -420,6 +420,89 @@ namespace dealii
         std::unordered_map<unsigned int, std::pair<CellIterator, unsigned int>>
             coarse_edges;
       };
+
+      // GeometryStorage::field: the mapped positions of the support points
+      // of FE_Q(degree), one node per DoF of the first component, numbered
+      // in the order the cells first touch them so that neighbouring cells
+      // gather nearby nodes. Each cell's nodes are its own DoFs (also on
+      // hanging faces and Dirichlet boundaries), so the field reproduces
+      // every cell's mapping; a node that two cells place differently means
+      // a mapping that is not continuous, which is refused.
+      template <int dim, typename CellIterator, typename Number>
+      void build_geometry_field(const Mapping<dim>              &mapping,
+                                const FiniteElement<dim>        &fe,
+                                const FE_Q<dim>                 &fe_q,
+                                const std::vector<unsigned int> &lexicographic,
+                                const std::vector<CellIterator> &cells,
+                                const bool                       on_level,
+                                const Utilities::MPI::Partitioner &partitioner,
+                                std::vector<double>               &field,
+                                std::vector<unsigned int>         &nodes,
+                                std::vector<Number>               &centers)
+      {
+        const unsigned int      n = lexicographic.size();
+        std::vector<Point<dim>> support(n);
+        for (unsigned int i = 0; i < n; ++i)
+          support[i] = fe_q.get_unit_support_points()[lexicographic[i]];
+        FEValues<dim> fe_values(
+            mapping, fe_q, Quadrature<dim>(support), update_quadrature_points);
+        const unsigned int n_local =
+            partitioner.locally_owned_size() + partitioner.n_ghost_indices();
+        std::vector<unsigned int>            node_of_local(n_local,
+                                                numbers::invalid_unsigned_int);
+        std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+        field.clear();
+        nodes.resize(cells.size() * n);
+        centers.resize(cells.size() * dim);
+        for (unsigned int c = 0; c < cells.size(); ++c)
+        {
+          if (on_level)
+            cells[c]->get_mg_dof_indices(indices);
+          else
+            cells[c]->get_active_or_mg_dof_indices(indices);
+          fe_values.reinit(
+              typename Triangulation<dim>::cell_iterator(cells[c]));
+          const double tolerance = 1e-10 * cells[c]->diameter();
+          Point<dim>   center;
+          for (unsigned int i = 0; i < n; ++i)
+          {
+            const types::global_dof_index g =
+                indices[fe.component_to_system_index(0, lexicographic[i])];
+            AssertThrow(partitioner.in_local_range(g) ||
+                            partitioner.is_ghost_entry(g),
+                        ExcInternalError());
+            const unsigned int local = partitioner.global_to_local(g);
+            const Point<dim>  &x     = fe_values.quadrature_point(i);
+            center += x;
+            unsigned int &node = node_of_local[local];
+            if (node == numbers::invalid_unsigned_int)
+            {
+              node = field.size() / dim;
+              for (unsigned int d = 0; d < dim; ++d)
+                field.push_back(x[d]);
+            }
+            else
+              for (unsigned int d = 0; d < dim; ++d)
+                if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
+                    tolerance)
+                {
+                  std::ostringstream message;
+                  message << "GeometryStorage::field with a mapping that is "
+                             "not continuous between cells: the cells next "
+                             "to the support point "
+                          << x
+                          << " map it to different places; use "
+                             "GeometryStorage::points or jacobians";
+                  AssertThrow(false,
+                              ExcNotSupportedByMatrixFree(message.str()));
+                }
+            nodes[std::size_t(c) * n + i] = node;
+          }
+          center /= n;
+          for (unsigned int d = 0; d < dim; ++d)
+            centers[std::size_t(c) * dim + d] = center[d];
+        }
+      }
     } // namespace internal
 
     template <int dim, typename Number>
@@ -688,10 +771,15 @@ namespace dealii
       // with 8-16 cells, Q2 nothing, and Q3 loses with more than one.
       {
         const unsigned int threads = Utilities::pow(n_q_1d, dim);
-        const std::size_t  scratch = (internal::cell_scratch_bytes<dim, Number>(
-                                         degree, n_q_1d, n_components) +
-                                     15) /
-                                    16 * 16;
+        const std::size_t  scratch =
+            (internal::cell_scratch_bytes<dim, Number>(
+                 degree,
+                 n_q_1d,
+                 n_components,
+                 true,
+                 additional_data.geometry == GeometryStorage::field) +
+             15) /
+            16 * 16;
         unsigned int wanted = additional_data.cells_per_block;
         if (wanted == 0)
         {
@@ -733,21 +821,36 @@ namespace dealii
                       ": the points determine the Jacobians only for "
                       "MappingQ(p) with p < n_q_points_1d; use "
                       "GeometryStorage::jacobians"));
-      const bool from_points = geometry_storage == GeometryStorage::points;
+      const bool from_field = geometry_storage == GeometryStorage::field;
+      AssertThrow(!from_field || mapping_degree <= degree,
+                  ExcNotSupportedByMatrixFree(
+                      "GeometryStorage::field with " +
+                      (mapping_degree == numbers::invalid_unsigned_int
+                           ? std::string("a mapping that is not MappingQ")
+                           : "MappingQ(" + std::to_string(mapping_degree) +
+                                 ") and FE_Q(" + std::to_string(degree) + ")") +
+                      ": the field at the element's support points represents "
+                      "MappingQ(p) only for p <= fe_degree; use "
+                      "GeometryStorage::points or jacobians"));
+      const bool from_points =
+          geometry_storage == GeometryStorage::points || from_field;
 
       // Geometry at the quadrature points (tensor product, x fastest).
       const Quadrature<dim> cell_quadrature(quadrature);
-      const unsigned int    n_q   = cell_quadrature.size();
-      const bool    store_points  = (additional_data.mapping_update_flags &
+      const unsigned int    n_q = cell_quadrature.size();
+      const bool store_points   = (additional_data.mapping_update_flags &
                                  update_quadrature_points) != 0;
-      const bool    device_points = store_points || from_points;
+      const bool device_points  = !from_field && (store_points || from_points);
+      const bool need_cell_values =
+          !from_points || device_points || store_points;
       FEValues<dim> fe_values(
           mapping,
           fe,
           cell_quadrature,
           (from_points ? update_default
                        : update_inverse_jacobians | update_JxW_values) |
-              (device_points ? update_quadrature_points : update_default));
+              (device_points || store_points ? update_quadrature_points
+                                             : update_default));
       std::vector<Number> host_inverse_jacobian(
           from_points ? 0 : std::size_t(n_cells) * dim * dim * n_q);
       std::vector<Number> host_JxW(from_points ? 0
@@ -755,11 +858,39 @@ namespace dealii
       std::vector<Number> host_points(
           device_points ? std::size_t(n_cells) * dim * n_q : 0);
       std::vector<Number> host_centers(
-          device_points ? std::size_t(n_cells) * dim : 0);
+          device_points || from_field ? std::size_t(n_cells) * dim : 0);
       host_quadrature_points.clear();
-      for (unsigned int c = 0; c < n_cells; ++c)
+      if (from_field)
+      {
+        std::vector<double>       host_field;
+        std::vector<unsigned int> host_nodes;
+        internal::build_geometry_field(mapping,
+                                       fe,
+                                       *fe_q,
+                                       lexicographic,
+                                       cells,
+                                       on_level,
+                                       *partitioner,
+                                       host_field,
+                                       host_nodes,
+                                       host_centers);
+        geometry_field.copy_from(host_field);
+        geometry_indices.copy_from(host_nodes);
+      }
+      else
+      {
+        geometry_field.clear();
+        geometry_indices.clear();
+      }
+      for (unsigned int c = 0; c < n_cells && need_cell_values; ++c)
       {
         fe_values.reinit(typename Triangulation<dim>::cell_iterator(cells[c]));
+        if (from_field)
+        {
+          for (unsigned int q = 0; q < n_q; ++q)
+            host_quadrature_points.push_back(fe_values.quadrature_point(q));
+          continue;
+        }
         if (!from_points)
           for (unsigned int q = 0; q < n_q; ++q)
           {
@@ -840,8 +971,10 @@ namespace dealii
       data.dof_indices           = dof_indices.data();
       data.inverse_jacobian   = from_points ? nullptr : inverse_jacobian.data();
       data.JxW                = from_points ? nullptr : JxW.data();
-      data.quadrature_points  = quadrature_points.data();
+      data.quadrature_points  = from_field ? nullptr : quadrature_points.data();
       data.cell_centers       = cell_centers.data();
+      data.geometry_field     = from_field ? geometry_field.data() : nullptr;
+      data.geometry_indices   = from_field ? geometry_indices.data() : nullptr;
       data.quadrature_weights = quadrature_weights.data();
       data.shape_values       = shape_values.data();
       data.collocation_gradients = collocation_gradients.data();
@@ -935,12 +1068,16 @@ namespace dealii
       JxW.clear();
       quadrature_points.clear();
       cell_centers.clear();
+      geometry_field.clear();
+      geometry_indices.clear();
       host_quadrature_points.clear();
       host_quadrature_points.shrink_to_fit();
       data.inverse_jacobian      = nullptr;
       data.JxW                   = nullptr;
       data.quadrature_points     = nullptr;
       data.cell_centers          = nullptr;
+      data.geometry_field        = nullptr;
+      data.geometry_indices      = nullptr;
       data.jacobians_from_points = 0;
       geometry_kept              = false;
     }
@@ -1026,6 +1163,8 @@ namespace dealii
              inverse_jacobian.memory_consumption() + JxW.memory_consumption() +
              quadrature_points.memory_consumption() +
              cell_centers.memory_consumption() +
+             geometry_field.memory_consumption() +
+             geometry_indices.memory_consumption() +
              quadrature_weights.memory_consumption() +
              shape_values.memory_consumption() +
              collocation_gradients.memory_consumption() +

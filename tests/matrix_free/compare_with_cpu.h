@@ -1,7 +1,8 @@
 // GPU::MatrixFree against deal.II's CPU MatrixFree for the operator
 // (A grad u, grad v) + (u, v) with A(x) = 1 / (0.05 + 2 |x|^2) on random
 // vectors, with hanging-node and zero Dirichlet constraints; with the
-// merged diffusion tensor (LaplaceTensorCell) the operator has no mass term.
+// merged diffusion tensor (LaplaceTensorCell) the operator has no mass term;
+// with the mapping field the coefficient is evaluated in the kernel.
 #ifndef dealii_gpu_tests_compare_with_cpu_h
 #define dealii_gpu_tests_compare_with_cpu_h
 
@@ -21,6 +22,7 @@
 #include <deal.II/matrix_free/fe_evaluation.h>
 #include <deal.II/matrix_free/matrix_free.h>
 
+#include "../meshes.h"
 #include "../tests.h"
 
 template <int dim, typename Number>
@@ -150,6 +152,16 @@ compare_with_cpu(
         gpu_src,
         gpu_dst);
   }
+  else if (geometry == GPU::GeometryStorage::field)
+    // The coefficient from the points interpolated in the kernel.
+    gpu.cell_loop(
+        GPU::LaplaceFunctionCell<dim,
+                                 degree,
+                                 n_comp,
+                                 Number,
+                                 BallCoefficient<dim, Number>>{{}, Number(1)},
+        gpu_src,
+        gpu_dst);
   else
     gpu.cell_loop(
         GPU::LaplaceCell<dim, degree, n_comp, Number>{k}, gpu_src, gpu_dst);
@@ -175,6 +187,8 @@ compare_with_cpu(
           << (tensor ? " tensor"
               : gpu.get_geometry_storage() == GPU::GeometryStorage::points
                   ? " points"
+              : gpu.get_geometry_storage() == GPU::GeometryStorage::field
+                  ? " field (coefficient in the kernel)"
                   : " jacobians")
           << (overlap ? "" : " no-overlap") << ", "
           << tria.n_global_active_cells() << " cells (" << hanging_cells

@@ -4,17 +4,19 @@
 // unrefined core leaves, in 3D, fine cells that touch it at an edge only),
 // cube and ball with MappingQ, 2D and 3D, degrees 1-8, scalar and
 // vector-valued, atomics and coloring, double and float, geometry stored as
-// Jacobians or as quadrature points.
+// Jacobians, as quadrature points or as the mapping field.
 #include "../meshes.h"
 #include "compare_with_cpu.h"
 
+using Geometry = GPU::GeometryStorage;
+
 template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
 void
-test(const bool         ball,
-     const bool         coloring,
-     const unsigned int refinements,
-     const bool         outside = false,
-     const bool         points  = false)
+test(const bool                 ball,
+     const bool                 coloring,
+     const unsigned int         refinements,
+     const bool                 outside  = false,
+     const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -29,7 +31,7 @@ test(const bool         ball,
       std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
       mapping_degree,
       coloring,
-      points ? GPU::GeometryStorage::points : GPU::GeometryStorage::jacobians);
+      geometry);
 }
 
 int
@@ -38,22 +40,27 @@ main(int argc, char **argv)
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   MPILogInitAll                    log;
   test<2, 1, 1, double>(false, false, 3);
-  test<2, 2, 1, double>(true, true, 2, false, true);
+  test<2, 2, 1, double>(true, true, 2, false, Geometry::points);
   test<2, 3, 2, double>(true, false, 2, true);
   test<2, 4, 1, float>(false, false, 2);
-  test<2, 5, 1, double>(true, true, 1, true, true);
-  test<2, 6, 2, double>(false, false, 2, false, true);
+  test<2, 5, 1, double>(true, true, 1, true, Geometry::points);
+  test<2, 6, 2, double>(false, false, 2, false, Geometry::points);
   test<2, 7, 1, float>(true, false, 1);
   test<2, 8, 1, double>(true, false, 1, true);
   test<3, 1, 1, double>(true, false, 2, true);
-  test<3, 1, 3, double>(false, true, 2, true, true);
+  test<3, 1, 3, double>(false, true, 2, true, Geometry::points);
   test<3, 2, 1, double>(false, true, 2);
-  test<3, 3, 3, double>(true, false, 1, true, true);
-  test<3, 4, 1, float>(true, false, 1, false, true);
+  test<3, 3, 3, double>(true, false, 1, true, Geometry::points);
+  test<3, 4, 1, float>(true, false, 1, false, Geometry::points);
   test<3, 5, 1, double>(false, false, 2, true);
-  test<3, 6, 1, double>(true, true, 1, true, true);
+  test<3, 6, 1, double>(true, true, 1, true, Geometry::points);
   test<3, 7, 1, float>(false, false, 2, true);
-  test<3, 8, 1, double>(true, false, 0, false, true);
+  test<3, 8, 1, double>(true, false, 0, false, Geometry::points);
+  // The mapping field: each fine cell gathers its own nodes (not the
+  // coarse DoFs its values are interpolated from).
+  test<2, 2, 1, double>(true, false, 2, true, Geometry::field);
+  test<3, 2, 1, double>(true, true, 1, false, Geometry::field);
+  test<3, 3, 1, float>(true, false, 1, true, Geometry::field);
   // The merged diffusion tensor (LaplaceTensorCell).
   test<2, 3, 1, double, true>(true, true, 2, true);
   test<3, 2, 1, double, true>(true, false, 1);

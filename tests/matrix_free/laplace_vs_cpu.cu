@@ -58,6 +58,15 @@ main(int argc, char **argv)
   test<3, 4, 1, double>(true, false, 1, Geometry::points);
   test<3, 6, 1, double>(false, false, 1, Geometry::jacobians, false);
   test<3, 7, 1, float>(true, false, 0, Geometry::points);
+  // The mapping as a field at the support points, interpolated in the
+  // kernel (MappingQ(p) into FE_Q(k) with p < k for Q3 and Q6).
+  test<2, 2, 1, double>(true, false, 3, Geometry::field);
+  test<2, 3, 2, float>(true, true, 2, Geometry::field, false);
+  test<3, 1, 1, double>(false, false, 2, Geometry::field);
+  test<3, 2, 1, double>(true, false, 2, Geometry::field);
+  test<3, 3, 3, double>(true, true, 1, Geometry::field);
+  test<3, 4, 1, float>(true, false, 1, Geometry::field);
+  test<3, 6, 1, double>(true, false, 0, Geometry::field);
   // The merged diffusion tensor (LaplaceTensorCell) after
   // release_geometry(), against the CPU operator without the mass term.
   test<2, 2, 1, double, true>(true, false, 3);

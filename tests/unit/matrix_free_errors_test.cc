@@ -8,6 +8,7 @@
 #include <deal.II/fe/fe_dgq.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/mapping_q.h>
+#include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/affine_constraints.h>
@@ -235,4 +236,53 @@ TEST(MatrixFreeErrors, DiffusionTensorNeedsStoredJacobians)
   matrix_free.reinit(
       MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
   EXPECT_TRUE(matrix_free.has_geometry());
+}
+
+TEST(MatrixFreeErrors, MappingFieldNeedsRepresentableContinuousMapping)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_ball(tria);
+  tria.refine_global(2);
+  DoFHandler<2> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  using MF = GPU::MatrixFree<2, double>;
+  MF::AdditionalData data(update_gradients | update_JxW_values);
+  MF                 matrix_free;
+
+  // FE_Q(2) cannot represent MappingQ(3).
+  data.geometry = MF::GeometryStorage::field;
+  EXPECT_THROW(
+      matrix_free.reinit(
+          MappingQ<2>(3), dof_handler, constraints, QGauss<1>(4), data),
+      GPU::ExcNotSupportedByMatrixFree);
+
+  // A mapping that moves each cell by its own amount is not continuous.
+  MappingQCache<2> broken(2);
+  broken.initialize(
+      MappingQ<2>(2),
+      tria,
+      [](const Triangulation<2>::cell_iterator &cell, const Point<2> &)
+      { return Point<2>(1e-3 * cell->index(), 0.); },
+      true);
+  EXPECT_THROW(
+      matrix_free.reinit(broken, dof_handler, constraints, QGauss<1>(3), data),
+      GPU::ExcNotSupportedByMatrixFree);
+
+  matrix_free.reinit(
+      MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::field);
+  EXPECT_TRUE(matrix_free.get_data().jacobians_from_points);
+  EXPECT_EQ(matrix_free.get_data().quadrature_points, nullptr);
+  const std::size_t  field_bytes = matrix_free.memory_consumption();
+  GPU::Array<double> tensor,
+      coefficient(std::size_t(tria.n_active_cells()) * 9);
+  EXPECT_THROW(matrix_free.evaluate_diffusion_tensor(coefficient, tensor),
+               GPU::ExcNotSupportedByMatrixFree);
+
+  data.geometry = MF::GeometryStorage::points;
+  matrix_free.reinit(
+      MappingQ<2>(2), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_LT(field_bytes, matrix_free.memory_consumption());
 }

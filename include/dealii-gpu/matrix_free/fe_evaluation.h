@@ -56,20 +56,23 @@ namespace dealii
       // collocation derivatives, the values and gradients of all components
       // at the quadrature points, two buffers for the passes, the local
       // results and, when the Jacobians are computed in the kernel, the
-      // inverse Jacobians and JxW.
+      // inverse Jacobians and JxW, and the quadrature points where they are
+      // interpolated from a mapping field.
       template <int dim, typename Number>
       constexpr std::size_t
       cell_scratch_bytes(const unsigned int fe_degree,
                          const unsigned int n_q_points_1d,
                          const unsigned int n_components,
-                         const bool         geometry_in_scratch = true)
+                         const bool         geometry_in_scratch = true,
+                         const bool         points_in_scratch   = true)
       {
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
                (n_q_points_1d * (fe_degree + 1) +
                 n_q_points_1d * n_q_points_1d + n_components * (1 + dim) * n_q +
                 2 * n_q + n_components * power(fe_degree + 1, dim) +
-                (geometry_in_scratch ? (dim * dim + 1) * n_q : 0));
+                (geometry_in_scratch ? (dim * dim + 1) * n_q : 0) +
+                (geometry_in_scratch && points_in_scratch ? dim * n_q : 0));
       }
 
       // One pass of sum factorization in direction `direction`: for every
@@ -208,12 +211,17 @@ namespace dealii
         if (data.jacobians_from_points)
         {
           // The gradient slots are free until evaluate(): stage the points.
-          const Number *points =
-              data.quadrature_points + std::size_t(cell) * dim * n_q_points;
           Number *x = gradients;
-          team.for_each(dim * n_q_points,
-                        [&](unsigned int i) { x[i] = points[i]; });
-          team.barrier();
+          if (data.geometry_field != nullptr)
+            interpolate_geometry_field(x);
+          else
+          {
+            const Number *points =
+                data.quadrature_points + std::size_t(cell) * dim * n_q_points;
+            team.for_each(dim * n_q_points,
+                          [&](unsigned int i) { x[i] = points[i]; });
+            team.barrier();
+          }
           compute_geometry(local_results + dofs_per_cell);
         }
         else
@@ -350,26 +358,11 @@ namespace dealii
                                             const bool evaluate_gradients)
       {
         (void)evaluate_values;
-        constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        constexpr unsigned int nq = n_q_points_1d;
         for (unsigned int c = 0; c < n_components; ++c)
         {
           Number *v = values + c * n_q_points;
-          if (dim == 2)
-          {
-            internal::contract<0, false, false>(
-                team, shape, nd, nd, v, buffer0, nq, nd, 1);
-            internal::contract<1, false, false>(
-                team, shape, nd, nd, buffer0, v, nq, nq, 1);
-          }
-          else
-          {
-            internal::contract<0, false, false>(
-                team, shape, nd, nd, v, buffer0, nq, nd, nd);
-            internal::contract<1, false, false>(
-                team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
-            internal::contract<2, false, false>(
-                team, shape, nd, nd, buffer1, v, nq, nq, nq);
-          }
+          interpolate_to_quadrature(v);
           if (evaluate_gradients)
           {
             Number       *g  = gradients + c * dim * n_q_points;
@@ -559,12 +552,16 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE Point<dim, Number>
                               quadrature_point(const unsigned int q) const
       {
+        const bool in_scratch =
+            data.jacobians_from_points != 0 && data.geometry_field != nullptr;
+        const Number *offsets =
+            in_scratch
+                ? field_points()
+                : data.quadrature_points + std::size_t(cell) * dim * n_q_points;
         Point<dim, Number> p;
         for (unsigned int d = 0; d < dim; ++d)
           p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
-                 data.quadrature_points[(std::size_t(cell) * dim + d) *
-                                            n_q_points +
-                                        q];
+                 offsets[d * n_q_points + q];
         return p;
       }
 
@@ -701,6 +698,64 @@ namespace dealii
                                             d * dim + e) *
                                                n_q_points +
                                            q];
+      }
+
+      // Values at the n_dofs_1d^dim nodes in v (lexicographic) to the
+      // quadrature points, in place (v holds n_q_points numbers).
+      DEAL_II_GPU_HOST_DEVICE void interpolate_to_quadrature(Number *v)
+      {
+        constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        if constexpr (dim == 2)
+        {
+          internal::contract<0, false, false>(
+              team, shape, nd, nd, v, buffer0, nq, nd, 1);
+          internal::contract<1, false, false>(
+              team, shape, nd, nd, buffer0, v, nq, nq, 1);
+        }
+        else
+        {
+          internal::contract<0, false, false>(
+              team, shape, nd, nd, v, buffer0, nq, nd, nd);
+          internal::contract<1, false, false>(
+              team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
+          internal::contract<2, false, false>(
+              team, shape, nd, nd, buffer1, v, nq, nq, nq);
+        }
+      }
+
+      // Where the quadrature points interpolated from the mapping field are
+      // kept (after the inverse Jacobians and JxW).
+      DEAL_II_GPU_HOST_DEVICE Number *field_points() const
+      {
+        return local_results + dofs_per_cell + (dim * dim + 1) * n_q_points;
+      }
+
+      // Gathers the mapping field at this cell's nodes, as offsets from the
+      // cell center (taken in double), interpolates it to the quadrature
+      // points into x ([d * n_q_points + q]) and keeps a copy for
+      // quadrature_point().
+      DEAL_II_GPU_HOST_DEVICE void interpolate_geometry_field(Number *x)
+      {
+        const unsigned int *nodes =
+            data.geometry_indices + std::size_t(cell) * n_dofs_per_component;
+        const double *field  = data.geometry_field;
+        const Number *center = data.cell_centers + std::size_t(cell) * dim;
+        team.for_each(dim * n_dofs_per_component,
+                      [&](unsigned int i)
+                      {
+                        const unsigned int d = i / n_dofs_per_component;
+                        const unsigned int n = i % n_dofs_per_component;
+                        x[d * n_q_points + n] =
+                            Number(field[std::size_t(nodes[n]) * dim + d] -
+                                   double(center[d]));
+                      });
+        team.barrier();
+        for (unsigned int d = 0; d < dim; ++d)
+          interpolate_to_quadrature(x + d * n_q_points);
+        Number *kept = field_points();
+        team.for_each(dim * n_q_points,
+                      [&](unsigned int i) { kept[i] = x[i]; });
+        team.barrier();
       }
 
       // Jacobian J[c][e] = d x_c / d xi_e at each quadrature point from the
@@ -901,7 +956,8 @@ namespace dealii
           data.fe_degree,
           data.n_q_points_1d,
           data.n_components,
-          data.jacobians_from_points != 0);
+          data.jacobians_from_points != 0,
+          data.geometry_field != nullptr);
       const MatrixFreeData<dim, Number> d = data;
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();

@@ -78,6 +78,12 @@ namespace dealii
       /** Offsets of the quadrature points from cell_centers. */
       const Number *quadrature_points;
       const Number *cell_centers;
+      /** Mapping at the support points, [node * dim + d], relative to no
+       *  cell (double, so that offsets from cell_centers keep their digits
+       *  in float), or nullptr. */
+      const double *geometry_field;
+      /** Per cell the nodes of geometry_field in lexicographic order. */
+      const unsigned int *geometry_indices;
       /** Weights of the 1D quadrature rule. */
       const Number *quadrature_weights;
       /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
@@ -109,7 +115,17 @@ namespace dealii
        *  computes the Jacobians from them. Needs MappingQ(p) (or
        *  MappingCartesian) with p < n_q_points_1d: the points then
        *  determine the mapping and the Jacobians are exact. */
-      points
+      points,
+      /** The mapping as a continuous field at the element's support
+       *  points (dim numbers a DoF node, shared between the cells, plus
+       *  one index a node per cell); the kernel interpolates it to the
+       *  quadrature points, then goes on as with points. The least memory
+       *  (3D Q2: about a third of points); slower than stored Jacobians.
+       *  Needs MappingQ(p) (or MappingCartesian) with p <= fe_degree, so
+       *  that FE_Q(fe_degree) represents the mapping exactly, and a
+       *  mapping continuous between cells (checked). Coefficients are then
+       *  best computed in the kernel from FEEvaluation::quadrature_point. */
+      field
     };
 
     /**
@@ -140,7 +156,9 @@ namespace dealii
      * (AdditionalData::overlap_communication_computation, on by default).
      * The geometry is kept as inverse Jacobians and JxW per quadrature
      * point, or, with GeometryStorage::points, as the quadrature points
-     * alone (2.9x less memory, slower; see GeometryStorage). Operators of
+     * alone (2.9x less memory, slower; see GeometryStorage), or, with
+     * GeometryStorage::field, as the mapping's values at the DoF nodes
+     * shared between cells (the least memory). Operators of
      * the form (a grad u, grad v) can instead merge coefficient and
      * geometry into one symmetric tensor per point
      * (evaluate_diffusion_tensor(), then release_geometry(), and
@@ -187,7 +205,8 @@ namespace dealii
          *  the ghost values of src arrive and while dst's ghost
          *  contributions are sent (as deal.II's MatrixFree does). */
         bool overlap_communication_computation;
-        /** Stored Jacobians or quadrature points (see GeometryStorage). */
+        /** Stored Jacobians, quadrature points or the mapping field (see
+         *  GeometryStorage). */
         GeometryStorage geometry;
       };
 
@@ -293,7 +312,7 @@ namespace dealii
       /** Whether the cell loop overlaps ghost exchange and cell work. */
       bool overlaps_communication() const;
 
-      /** The geometry storage picked by reinit() (points or jacobians). */
+      /** The geometry storage picked by reinit(). */
       GeometryStorage get_geometry_storage() const;
 
       unsigned int get_fe_degree() const;
@@ -316,6 +335,8 @@ namespace dealii
       Array<Number>                                      JxW;
       Array<Number>                                      quadrature_points;
       Array<Number>                                      cell_centers;
+      Array<double>                                      geometry_field;
+      Array<unsigned int>                                geometry_indices;
       Array<Number>                                      quadrature_weights;
       Array<Number>                                      shape_values;
       Array<Number>                                      collocation_gradients;

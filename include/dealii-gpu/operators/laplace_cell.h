@@ -85,6 +85,56 @@ namespace dealii
     };
 
     /**
+     * dst += A_cell src for (a(x) grad u, grad v) + c (u, v), with a(x)
+     * computed in the kernel at FEEvaluation::quadrature_point(q) by
+     * @p Coefficient, a class with
+     * `DEAL_II_GPU_HOST_DEVICE Number operator()(const Point<dim, Number> &)
+     * const`: no per-point coefficient data, so the operator holds only the
+     * geometry (least with GeometryStorage::field).
+     */
+    template <int dim,
+              int degree,
+              int n_comp,
+              typename Number,
+              typename Coefficient,
+              int n_q_1d = degree + 1>
+    struct LaplaceFunctionCell
+    {
+      static constexpr unsigned int fe_degree     = degree;
+      static constexpr unsigned int n_q_points_1d = n_q_1d;
+      static constexpr unsigned int n_components  = n_comp;
+
+      Coefficient coefficient;
+      /** c of the mass term; zero skips it. */
+      Number reaction_constant = Number();
+
+      DEAL_II_GPU_HOST_DEVICE void
+      operator()(const TeamMember                  &team,
+                 const unsigned int                 cell,
+                 const MatrixFreeData<dim, Number> &data,
+                 const Number                      *src,
+                 Number                            *dst) const
+      {
+        FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
+        const bool reaction = reaction_constant != Number();
+        phi.read_dof_values(src);
+        phi.evaluate(reaction, true);
+        const Coefficient a = coefficient;
+        const Number      c = reaction_constant;
+        phi.apply_for_each_quad_point(
+            [&](auto &p, const unsigned int q)
+            {
+              p.submit_gradient(a(p.quadrature_point(q)) * p.get_gradient(q),
+                                q);
+              if (reaction)
+                p.submit_value(c * p.get_value(q), q);
+            });
+        phi.integrate(reaction, true);
+        phi.distribute_local_to_global(dst);
+      }
+    };
+
+    /**
      * dst += A_cell src for (a(x) grad u, grad v) from the merged tensor of
      * MatrixFree::evaluate_diffusion_tensor(): per quadrature point
      * dim (dim + 1) / 2 numbers instead of the inverse Jacobian, JxW and
