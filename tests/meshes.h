@@ -5,7 +5,7 @@
 
 #include <dealii-gpu/base/config.h>
 
-#include <deal.II/base/point.h>
+#include <deal.II/base/tensor.h>
 #include <deal.II/grid/grid_generator.h>
 
 using namespace dealii;
@@ -15,7 +15,8 @@ using namespace dealii;
 template <int dim, typename Number>
 struct BallCoefficient
 {
-  DEAL_II_GPU_HOST_DEVICE Number operator()(const Point<dim, Number> &p) const
+  DEAL_II_GPU_HOST_DEVICE Number
+  operator()(const Tensor<1, dim, Number> &p) const
   {
     Number r2 = 0;
     for (unsigned int d = 0; d < dim; ++d)

@@ -10,8 +10,9 @@
 # MatrixFree, one rank per core), large (Q4 matrix-free at 1.2e8 DoFs),
 # large-low (geometry from points: Q2 at 1.2e8 and Q3 at 4e8 DoFs), helmholtz,
 # overlap (2 ranks on 2 GPUs, with and without overlap of communication),
-# field (mapping field against points and Jacobians, Q1-8, no cuSPARSE),
-# field-large (mapping field alone: Q1 and Q2 at about 1.2e8 DoFs).
+# field-low field-high (mapping field against points and Jacobians, Q1-4 /
+# Q5-8, no cuSPARSE),
+# field-large (mapping field alone: Q2 at 1.2e8 DoFs).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -52,11 +53,12 @@ for step in "$@"; do
       bench large_q4 "Degrees = 4" "Implementations = gpu" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
     large-low)
       bench large_q2-3 "Degrees = 2, 3" "Implementations = gpu" "Geometry = points" "Min DoFs = 1e8" "Max DoFs = 4.5e8" "Repetitions = 5" ;;
-    field)
-      bench field_q1-4 "Degrees = 1, 2, 3, 4" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" "Geometry = field, points, jacobians"
+    field-low)
+      bench field_q1-4 "Degrees = 1, 2, 3, 4" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" "Geometry = field, points, jacobians" ;;
+    field-high)
       bench field_q5-8 "Degrees = 5, 6, 7, 8" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" "Geometry = field, points, jacobians" ;;
     field-large)
-      bench field_large_q1-2 "Degrees = 1, 2" "Implementations = gpu" "Geometry = field" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
+      bench field_large_q2 "Degrees = 2" "Implementations = gpu" "Geometry = field" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
     overlap)
       # Two ranks, one GPU each (nvidia-h200-x2): with and without overlap.
       for o in true false; do

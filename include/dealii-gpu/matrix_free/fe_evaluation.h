@@ -183,8 +183,8 @@ namespace dealii
 
       /**
        * Set up for @p cell: stages the 1D shape data in team scratch and,
-       * if the data keep only the quadrature points, computes the inverse
-       * Jacobians and JxW there.
+       * if the data keep only the quadrature points or the mapping field,
+       * computes the inverse Jacobians and JxW there.
        */
       DEAL_II_GPU_HOST_DEVICE
       FEEvaluation(const TeamMember                  &team,
@@ -546,10 +546,12 @@ namespace dealii
       }
 
       /**
-       * Needs update_quadrature_points in the MatrixFree data (or
-       * GeometryStorage::points).
+       * The quadrature point q in real space. Needs update_quadrature_points
+       * in the MatrixFree data, or GeometryStorage::points or field. A
+       * Tensor<1, dim> rather than a Point: deal.II's Point has no device
+       * constructors in a deal.II built without CUDA.
        */
-      DEAL_II_GPU_HOST_DEVICE Point<dim, Number>
+      DEAL_II_GPU_HOST_DEVICE Tensor<1, dim, Number>
                               quadrature_point(const unsigned int q) const
       {
         const bool in_scratch =
@@ -558,7 +560,7 @@ namespace dealii
             in_scratch
                 ? field_points()
                 : data.quadrature_points + std::size_t(cell) * dim * n_q_points;
-        Point<dim, Number> p;
+        Tensor<1, dim, Number> p;
         for (unsigned int d = 0; d < dim; ++d)
           p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
                  offsets[d * n_q_points + q];

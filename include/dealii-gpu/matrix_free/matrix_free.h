@@ -120,7 +120,8 @@ namespace dealii
        *  points (dim numbers a DoF node, shared between the cells, plus
        *  one index a node per cell); the kernel interpolates it to the
        *  quadrature points, then goes on as with points. The least memory
-       *  (3D Q2: about a third of points); slower than stored Jacobians.
+       *  (3D Q2: about half of points, a sixth of stored Jacobians);
+       *  slower than stored Jacobians.
        *  Needs MappingQ(p) (or MappingCartesian) with p <= fe_degree, so
        *  that FE_Q(fe_degree) represents the mapping exactly, and a
        *  mapping continuous between cells (checked). Coefficients are then

@@ -87,9 +87,10 @@ namespace dealii
     /**
      * dst += A_cell src for (a(x) grad u, grad v) + c (u, v), with a(x)
      * computed in the kernel at FEEvaluation::quadrature_point(q) by
-     * @p Coefficient, a class with
-     * `DEAL_II_GPU_HOST_DEVICE Number operator()(const Point<dim, Number> &)
-     * const`: no per-point coefficient data, so the operator holds only the
+     * @p Coefficient, a class with `DEAL_II_GPU_HOST_DEVICE Number
+     * operator()(const Tensor<1, dim, Number> &x) const` (a Tensor, see
+     * FEEvaluation::quadrature_point): no per-point coefficient data, so
+     * the operator holds only the
      * geometry (least with GeometryStorage::field).
      */
     template <int dim,
