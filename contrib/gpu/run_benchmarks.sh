@@ -12,7 +12,8 @@
 # overlap (2 ranks on 2 GPUs, with and without overlap of communication),
 # field-low field-high (mapping field against points and Jacobians, Q1-4 /
 # Q5-8, no cuSPARSE),
-# field-large (mapping field alone: Q2 at 1.2e8 DoFs).
+# field-large (mapping field alone: Q2 at 1.2e8 DoFs), q2-layouts (the
+# standalone Q2 kernel-layout prototype against cuSPARSE).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -53,6 +54,10 @@ for step in "$@"; do
       bench large_q4 "Degrees = 4" "Implementations = gpu" "Min DoFs = 1e8" "Max DoFs = 1.3e8" "Repetitions = 5" ;;
     large-low)
       bench large_q2-3 "Degrees = 2, 3" "Implementations = gpu" "Geometry = points" "Min DoFs = 1e8" "Max DoFs = 4.5e8" "Repetitions = 5" ;;
+    q2-layouts)
+      "$app/bin/q2_kernel_designs" 128 > "$out/q2_kernel_designs.txt" 2>&1
+      echo "q2-layouts: rc=$?"
+      mv q2_kernel_designs.csv "$out/" ;;
     field-low)
       bench field_q1-4 "Degrees = 1, 2, 3, 4" "Implementations = gpu" "Max DoFs = 1e7" "Repetitions = 10" "Geometry = field, points, jacobians" ;;
     field-high)

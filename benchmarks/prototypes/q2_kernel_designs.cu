@@ -1,0 +1,1127 @@
+// Q2 (3D) Laplace cell kernels in three thread layouts, on a curved
+// structured mesh, against cuSPARSE in the same run: which layout can reach
+// the issue's Q2 target (4x cuSPARSE) before one is built into
+// GPU::FEEvaluation. Standalone prototype (CUDA only, no deal.II); every
+// kernel is checked against a direct CPU evaluation on a small mesh.
+//   q2_kernel_designs [n_max]   -> table on stdout, CSV q2_kernel_designs.csv
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cusparse.h>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do                                                                           \
+  {                                                                            \
+    const cudaError_t error_ = (call);                                         \
+    if (error_ != cudaSuccess)                                                 \
+    {                                                                          \
+      std::fprintf(stderr,                                                     \
+                   "%s failed at %s:%d: %s\n",                                 \
+                   #call,                                                      \
+                   __FILE__,                                                   \
+                   __LINE__,                                                   \
+                   cudaGetErrorString(error_));                                \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+#define CHECK_SPARSE(call)                                                     \
+  do                                                                           \
+  {                                                                            \
+    const cusparseStatus_t status_ = (call);                                   \
+    if (status_ != CUSPARSE_STATUS_SUCCESS)                                    \
+    {                                                                          \
+      std::fprintf(stderr,                                                     \
+                   "%s failed at %s:%d: %d\n",                                 \
+                   #call,                                                      \
+                   __FILE__,                                                   \
+                   __LINE__,                                                   \
+                   int(status_));                                              \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+// 1D data as functions of compile-time indices, so that the unrolled loops
+// over the register direction fold them into immediates.
+__host__ __device__ constexpr double
+gauss(const int q)
+{
+  return q == 0   ? 0.5 - 0.3872983346207417
+         : q == 1 ? 0.5
+                  : 0.5 + 0.3872983346207417;
+}
+__host__ __device__ constexpr double
+weight(const int q)
+{
+  return q == 1 ? 8. / 18. : 5. / 18.;
+}
+__host__ __device__ constexpr double
+node(const int m)
+{
+  return 0.5 * m;
+}
+// Lagrange polynomial m on the nodes {0, 1/2, 1}, and its derivative.
+__host__ __device__ constexpr double
+lagrange(const int m, const double x)
+{
+  double r = 1;
+  for (int n = 0; n < 3; ++n)
+    if (n != m)
+      r *= (x - node(n)) / (node(m) - node(n));
+  return r;
+}
+__host__ __device__ constexpr double
+lagrange_derivative(const int m, const double x)
+{
+  double r = 0;
+  for (int l = 0; l < 3; ++l)
+    if (l != m)
+    {
+      double p = 1. / (node(m) - node(l));
+      for (int n = 0; n < 3; ++n)
+        if (n != m && n != l)
+          p *= (x - node(n)) / (node(m) - node(n));
+      r += p;
+    }
+  return r;
+}
+// Derivative at Gauss point q of the Lagrange polynomial m on the Gauss
+// points (collocation derivative).
+__host__ __device__ constexpr double
+colloc(const int q, const int m)
+{
+  double r = 0;
+  for (int l = 0; l < 3; ++l)
+    if (l != m)
+    {
+      double p = 1. / (gauss(m) - gauss(l));
+      for (int n = 0; n < 3; ++n)
+        if (n != m && n != l)
+          p *= (gauss(q) - gauss(n)) / (gauss(m) - gauss(n));
+      r += p;
+    }
+  return r;
+}
+__host__ __device__ constexpr double
+shape(const int q, const int m)
+{
+  return lagrange(m, gauss(q));
+}
+
+// The coefficient is 1 / coefficient_denominator(x); it is folded into the
+// division by det(J), so a point costs one division.
+__host__ __device__ __forceinline__ double
+coefficient_denominator(const double x, const double y, const double z)
+{
+  return 0.05 + 2. * (x * x + y * y + z * z);
+}
+
+// Physical flux of one point: J[c][e] = d x_c / d xi_e, g = reference
+// gradient; returns J^{-1} J^{-T} g det(J) w / denominator in f.
+__host__ __device__ __forceinline__ void
+point_flux(const double J[3][3],
+           const double g[3],
+           const double w,
+           const double denominator,
+           double       f[3])
+{
+  const double c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+  const double c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+  const double c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+  const double det = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+  // adjugate: inv = adj / det, adj[e][c]
+  double adj[3][3];
+  adj[0][0] = c00;
+  adj[1][0] = c01;
+  adj[2][0] = c02;
+  adj[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
+  adj[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
+  adj[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
+  adj[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
+  adj[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
+  adj[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+  // physical gradient grad_c = sum_d inv[d][c] g_d; f_d = sum_c inv[d][c]
+  // grad_c times a w det: with inv = adj / det that is adj (adj^T g) a w / det.
+  const double s = w / (det * denominator);
+  double       p[3];
+  for (int c = 0; c < 3; ++c)
+    p[c] = (adj[0][c] * g[0] + adj[1][c] * g[1] + adj[2][c] * g[2]) * s;
+  for (int d = 0; d < 3; ++d)
+    f[d] = adj[d][0] * p[0] + adj[d][1] * p[1] + adj[d][2] * p[2];
+}
+
+struct Mesh
+{
+  int                       n;         // cells per direction
+  int                       N;         // nodes per direction, 2n + 1
+  std::vector<unsigned int> cell_dofs; // [cell * 27 + lexicographic]
+  std::vector<double>       field;     // [node * 3 + d]
+  std::vector<double>       points;    // [cell * 81 + d * 27 + q]
+};
+
+Mesh
+make_mesh(const int n)
+{
+  Mesh m;
+  m.n             = n;
+  m.N             = 2 * n + 1;
+  const int    N  = m.N;
+  const double pi = 3.141592653589793;
+  m.field.resize(std::size_t(N) * N * N * 3);
+  for (int c = 0; c < N; ++c)
+    for (int b = 0; b < N; ++b)
+      for (int a = 0; a < N; ++a)
+      {
+        const double      X[3] = {-1. + 2. * a / (N - 1),
+                                  -1. + 2. * b / (N - 1),
+                                  -1. + 2. * c / (N - 1)};
+        const std::size_t i    = (std::size_t(c) * N + b) * N + a;
+        for (int d = 0; d < 3; ++d)
+          m.field[i * 3 + d] = X[d] + 0.1 * std::sin(pi * X[(d + 1) % 3]) *
+                                          std::cos(0.5 * pi * X[(d + 2) % 3]);
+      }
+  const std::size_t n_cells = std::size_t(n) * n * n;
+  m.cell_dofs.resize(n_cells * 27);
+  m.points.resize(n_cells * 81);
+  for (int cz = 0; cz < n; ++cz)
+    for (int cy = 0; cy < n; ++cy)
+      for (int cx = 0; cx < n; ++cx)
+      {
+        const std::size_t cell = (std::size_t(cz) * n + cy) * n + cx;
+        for (int k = 0; k < 3; ++k)
+          for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 3; ++i)
+              m.cell_dofs[cell * 27 + i + 3 * j + 9 * k] =
+                  ((2 * cz + k) * N + 2 * cy + j) * N + 2 * cx + i;
+        for (int q = 0; q < 27; ++q)
+          for (int d = 0; d < 3; ++d)
+          {
+            double x = 0;
+            for (int v = 0; v < 27; ++v)
+              x += shape(q % 3, v % 3) * shape(q / 3 % 3, v / 3 % 3) *
+                   shape(q / 9, v / 9) *
+                   m.field[std::size_t(m.cell_dofs[cell * 27 + v]) * 3 + d];
+            m.points[cell * 81 + d * 27 + q] = x;
+          }
+      }
+  return m;
+}
+
+// Direct evaluation (no sum factorization, nodal derivatives): reference.
+void
+reference(const Mesh                &m,
+          const std::vector<double> &src,
+          std::vector<double>       &dst)
+{
+  std::fill(dst.begin(), dst.end(), 0.);
+  const std::size_t n_cells = std::size_t(m.n) * m.n * m.n;
+  for (std::size_t cell = 0; cell < n_cells; ++cell)
+  {
+    const unsigned int *dofs    = &m.cell_dofs[cell * 27];
+    double              out[27] = {};
+    for (int q = 0; q < 27; ++q)
+    {
+      const int qi[3]   = {q % 3, q / 3 % 3, q / 9};
+      double    J[3][3] = {}, g[3] = {}, x[3] = {};
+      double    grad_phi[27][3];
+      for (int v = 0; v < 27; ++v)
+      {
+        const int vi[3] = {v % 3, v / 3 % 3, v / 9};
+        for (int e = 0; e < 3; ++e)
+        {
+          double p = 1;
+          for (int d = 0; d < 3; ++d)
+            p *= d == e ? lagrange_derivative(vi[d], gauss(qi[d]))
+                        : lagrange(vi[d], gauss(qi[d]));
+          grad_phi[v][e] = p;
+          g[e] += p * src[dofs[v]];
+          for (int c = 0; c < 3; ++c)
+            J[c][e] += p * m.field[std::size_t(dofs[v]) * 3 + c];
+        }
+        for (int c = 0; c < 3; ++c)
+          x[c] += lagrange(vi[0], gauss(qi[0])) *
+                  lagrange(vi[1], gauss(qi[1])) *
+                  lagrange(vi[2], gauss(qi[2])) *
+                  m.field[std::size_t(dofs[v]) * 3 + c];
+      }
+      double f[3];
+      point_flux(J,
+                 g,
+                 weight(qi[0]) * weight(qi[1]) * weight(qi[2]),
+                 coefficient_denominator(x[0], x[1], x[2]),
+                 f);
+      for (int v = 0; v < 27; ++v)
+        out[v] += f[0] * grad_phi[v][0] + f[1] * grad_phi[v][1] +
+                  f[2] * grad_phi[v][2];
+    }
+    for (int v = 0; v < 27; ++v)
+      dst[dofs[v]] += out[v];
+  }
+}
+
+struct DeviceData
+{
+  unsigned int        n_cells;
+  const unsigned int *dofs;
+  const unsigned int *geometry_indices; // separate array, as in the module
+  const double       *points;
+  const double       *field;
+};
+
+// ---------------------------------------------------------------------------
+// Layout "point": one thread per point, one cell per warp (27 of 32 lanes),
+// WPB warps per block, warp barriers, shared memory for every pass.
+template <int WPB, int MINB>
+__global__ void __launch_bounds__(32 * WPB, MINB)
+    point_kernel(const DeviceData d, const double *src, double *dst)
+{
+  __shared__ double tab[18];
+  __shared__ double sh[WPB][8][32];
+  if (threadIdx.x < 9)
+  {
+    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
+    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
+  }
+  __syncthreads();
+  const double      *S = tab, *D = tab + 9;
+  const unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const unsigned int cell = blockIdx.x * WPB + w;
+  if (cell >= d.n_cells)
+    return; // whole warp
+  const bool         active = lane < 27;
+  const unsigned int l      = active ? lane : 26;
+  const unsigned int i = l % 3, j = l / 3 % 3, k = l / 9;
+  double *A0 = sh[w][0], *A1 = sh[w][1], *X0 = sh[w][2], *X1 = sh[w][3],
+         *X2 = sh[w][4], *F0 = sh[w][5], *F1 = sh[w][6], *F2 = sh[w][7];
+  const unsigned int gi = d.dofs[std::size_t(cell) * 27 + l];
+  const double      *pt = d.points + std::size_t(cell) * 81 + l;
+  const double       x = pt[0], y = pt[27], z = pt[54];
+  if (active)
+  {
+    A0[l] = src[gi];
+    X0[l] = x;
+    X1[l] = y;
+    X2[l] = z;
+  }
+  __syncwarp();
+  double s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[i * 3 + m] * A0[m + 3 * j + 9 * k];
+  if (active)
+    A1[l] = s;
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[j * 3 + m] * A1[i + 3 * m + 9 * k];
+  if (active)
+    A0[l] = s;
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[k * 3 + m] * A0[i + 3 * j + 9 * m];
+  if (active)
+    A1[l] = s;
+  __syncwarp();
+  double        g[3] = {0, 0, 0}, J[3][3] = {};
+  const double *X[3] = {X0, X1, X2};
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+  {
+    const double di = D[i * 3 + m], dj = D[j * 3 + m], dk = D[k * 3 + m];
+    g[0] += di * A1[m + 3 * j + 9 * k];
+    g[1] += dj * A1[i + 3 * m + 9 * k];
+    g[2] += dk * A1[i + 3 * j + 9 * m];
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      J[c][0] += di * X[c][m + 3 * j + 9 * k];
+      J[c][1] += dj * X[c][i + 3 * m + 9 * k];
+      J[c][2] += dk * X[c][i + 3 * j + 9 * m];
+    }
+  }
+  const double w3 = tab[0] * 0 + (i == 1 ? 8. / 18 : 5. / 18) *
+                                     (j == 1 ? 8. / 18 : 5. / 18) *
+                                     (k == 1 ? 8. / 18 : 5. / 18);
+  double f[3];
+  point_flux(J, g, w3, coefficient_denominator(x, y, z), f);
+  if (active)
+  {
+    F0[l] = f[0];
+    F1[l] = f[1];
+    F2[l] = f[2];
+  }
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += D[m * 3 + i] * F0[m + 3 * j + 9 * k] +
+         D[m * 3 + j] * F1[i + 3 * m + 9 * k] +
+         D[m * 3 + k] * F2[i + 3 * j + 9 * m];
+  if (active)
+    A0[l] = s;
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[m * 3 + k] * A0[i + 3 * j + 9 * m];
+  if (active)
+    A1[l] = s;
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[m * 3 + j] * A1[i + 3 * m + 9 * k];
+  if (active)
+    A0[l] = s;
+  __syncwarp();
+  s = 0;
+#pragma unroll
+  for (int m = 0; m < 3; ++m)
+    s += S[m * 3 + i] * A0[m + 3 * j + 9 * k];
+  if (active)
+    atomicAdd(dst + gi, s);
+}
+
+// ---------------------------------------------------------------------------
+// Layout "column": 9 threads per cell, one per (i, j), each holding the
+// three points of its z-column in registers; three cells per warp (27
+// lanes), WPB warps per block. Passes in z stay in registers (compile-time
+// coefficients), x and y go through shared memory with warp barriers.
+// FIELD: the mapping is read at the nodes and interpolated like the
+// solution; else the quadrature points are read.
+template <bool FIELD, int WPB, int MINB>
+__global__ void __launch_bounds__(32 * WPB, MINB)
+    column_kernel(const DeviceData d, const double *src, double *dst)
+{
+  constexpr int     n_arrays = FIELD ? 9 : 6;
+  __shared__ double tab[18];
+  __shared__ double sh[WPB][n_arrays][81];
+  if (threadIdx.x < 9)
+  {
+    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
+    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
+  }
+  __syncthreads();
+  const double      *S = tab, *D = tab + 9;
+  const unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const unsigned int sub = lane / 9, t = lane % 9;
+  const unsigned int first = (blockIdx.x * WPB + w) * 3;
+  if (first >= d.n_cells)
+    return; // whole warp
+  const unsigned int cell   = first + sub;
+  const bool         active = sub < 3 && cell < d.n_cells;
+  const bool         writer = sub < 3;
+  const unsigned int i = t % 3, j = t / 3;
+  const unsigned int base = (sub < 3 ? sub : 0) * 27 + t; // + 9 k
+  double(*sh_w)[81]       = sh[w];
+  double *A0 = sh_w[0], *A1 = sh_w[1], *A2 = sh_w[2],
+         *X[3] = {sh_w[3], sh_w[4], sh_w[5]};
+  unsigned int      gi[3];
+  double            u[3], x[3][3];
+  const std::size_t c27 = std::size_t(active ? cell : 0) * 27 + t;
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    gi[k] = d.dofs[c27 + 9 * k];
+    u[k]  = active ? src[gi[k]] : 0.;
+    if constexpr (FIELD)
+    {
+      const std::size_t node = d.geometry_indices[c27 + 9 * k];
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+        x[c][k] = d.field[node * 3 + c];
+    }
+    else
+    {
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+        x[c][k] = d.points[(c27 / 27) * 81 + c * 27 + t + 9 * k];
+    }
+  }
+  // Interpolate in z (registers), then x and y through shared memory; with
+  // FIELD the coordinates go along.
+  auto z_pass = [](double v[3])
+  {
+    double r[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      r[k] = shape(k, 0) * v[0] + shape(k, 1) * v[1] + shape(k, 2) * v[2];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = r[k];
+  };
+  z_pass(u);
+  if constexpr (FIELD)
+  {
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+      z_pass(x[c]);
+  }
+  auto store = [&](double *a, const double v[3])
+  {
+    if (writer)
+    {
+#pragma unroll
+      for (int k = 0; k < 3; ++k)
+        a[base + 9 * k] = v[k];
+    }
+  };
+  // sum_m M[row * 3 + m] a(m along x or y)
+  auto x_pass =
+      [&](const double *M, const int row, const double *a, double v[3])
+  {
+    const double  m0 = M[row * 3], m1 = M[row * 3 + 1], m2 = M[row * 3 + 2];
+    const double *p = a + base - i;
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 1] + m2 * p[9 * k + 2];
+  };
+  auto y_pass =
+      [&](const double *M, const int row, const double *a, double v[3])
+  {
+    const double  m0 = M[row * 3], m1 = M[row * 3 + 1], m2 = M[row * 3 + 2];
+    const double *p = a + base - 3 * j;
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 3] + m2 * p[9 * k + 6];
+  };
+  // transposed: sum_m M[m * 3 + col] a(m)
+  auto x_pass_t =
+      [&](const double *M, const int col, const double *a, double v[3])
+  {
+    const double  m0 = M[col], m1 = M[3 + col], m2 = M[6 + col];
+    const double *p = a + base - i;
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 1] + m2 * p[9 * k + 2];
+  };
+  auto y_pass_t =
+      [&](const double *M, const int col, const double *a, double v[3])
+  {
+    const double  m0 = M[col], m1 = M[3 + col], m2 = M[6 + col];
+    const double *p = a + base - 3 * j;
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 3] + m2 * p[9 * k + 6];
+  };
+  store(A0, u);
+  if constexpr (FIELD)
+  {
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+      store(X[c], x[c]);
+  }
+  else
+  {
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+      store(X[c], x[c]);
+  }
+  __syncwarp();
+  if constexpr (FIELD)
+  {
+    double *Y[3] = {sh_w[6], sh_w[7], sh_w[8]};
+    x_pass(S, i, A0, u);
+    store(A1, u);
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      x_pass(S, i, X[c], x[c]);
+      store(Y[c], x[c]);
+    }
+    __syncwarp();
+    y_pass(S, j, A1, u);
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      y_pass(S, j, Y[c], x[c]);
+      store(X[c], x[c]);
+    }
+  }
+  else
+  {
+    x_pass(S, i, A0, u);
+    store(A1, u);
+    __syncwarp();
+    y_pass(S, j, A1, u);
+  }
+  store(A0, u); // values at the points
+  __syncwarp();
+  double gx[3], gy[3];
+  x_pass(D, i, A0, gx);
+  y_pass(D, j, A0, gy);
+  const double wij =
+      (i == 1 ? 8. / 18 : 5. / 18) * (j == 1 ? 8. / 18 : 5. / 18);
+  double fz[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    double J[3][3];
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      const double *p = X[c] + base + 9 * k;
+      J[c][0]         = D[i * 3] * p[-int(i)] + D[i * 3 + 1] * p[1 - int(i)] +
+                D[i * 3 + 2] * p[2 - int(i)];
+      J[c][1] = D[j * 3] * p[-3 * int(j)] + D[j * 3 + 1] * p[3 - 3 * int(j)] +
+                D[j * 3 + 2] * p[6 - 3 * int(j)];
+      J[c][2] = colloc(k, 0) * x[c][0] + colloc(k, 1) * x[c][1] +
+                colloc(k, 2) * x[c][2];
+    }
+    const double g[3] = {gx[k],
+                         gy[k],
+                         colloc(k, 0) * u[0] + colloc(k, 1) * u[1] +
+                             colloc(k, 2) * u[2]};
+    double       f[3];
+    point_flux(J,
+               g,
+               wij * weight(k),
+               coefficient_denominator(x[0][k], x[1][k], x[2][k]),
+               f);
+    gx[k] = f[0];
+    gy[k] = f[1];
+    fz[k] = f[2];
+  }
+  store(A1, gx);
+  store(A2, gy);
+  __syncwarp();
+  double r[3], ry[3];
+  x_pass_t(D, i, A1, r);
+  y_pass_t(D, j, A2, ry);
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    r[k] += ry[k] + colloc(0, k) * fz[0] + colloc(1, k) * fz[1] +
+            colloc(2, k) * fz[2];
+  {
+    double v[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = shape(0, k) * r[0] + shape(1, k) * r[1] + shape(2, k) * r[2];
+    store(A0, v);
+  }
+  __syncwarp();
+  x_pass_t(S, i, A0, r);
+  store(X[0], r);
+  __syncwarp();
+  y_pass_t(S, j, X[0], r);
+  if (active)
+  {
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      atomicAdd(dst + gi[k], r[k]);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Layout "column" with warp shuffles instead of shared memory for the x and
+// y passes: no shared arrays and no warp barriers.
+template <bool FIELD, int WPB, int MINB>
+__global__ void __launch_bounds__(32 * WPB, MINB)
+    shuffle_kernel(const DeviceData d, const double *src, double *dst)
+{
+  __shared__ double tab[18];
+  if (threadIdx.x < 9)
+  {
+    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
+    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
+  }
+  __syncthreads();
+  const double      *S = tab, *D = tab + 9;
+  const unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const unsigned int sub = lane / 9, t = lane % 9;
+  const unsigned int first = (blockIdx.x * WPB + w) * 3;
+  if (first >= d.n_cells)
+    return; // whole warp
+  const unsigned int cell   = first + sub;
+  const bool         active = sub < 3 && cell < d.n_cells;
+  const unsigned int i = t % 3, j = t / 3;
+  const int          lx = int(lane) - int(i), ly = int(lane) - 3 * int(j);
+  unsigned int       gi[3];
+  double             u[3], x[3][3];
+  const std::size_t  c27 = std::size_t(active ? cell : 0) * 27 + t;
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    gi[k] = d.dofs[c27 + 9 * k];
+    u[k]  = active ? src[gi[k]] : 0.;
+    if constexpr (FIELD)
+    {
+      const std::size_t node = d.geometry_indices[c27 + 9 * k];
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+        x[c][k] = d.field[node * 3 + c];
+    }
+    else
+    {
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+        x[c][k] = d.points[(c27 / 27) * 81 + c * 27 + t + 9 * k];
+    }
+  }
+  constexpr unsigned int full   = 0xffffffffu;
+  auto                   z_pass = [](double v[3])
+  {
+    double r[3];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      r[k] = shape(k, 0) * v[0] + shape(k, 1) * v[1] + shape(k, 2) * v[2];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] = r[k];
+  };
+  // out[k] = sum_m M(m) in[k] of lane (first + stride m); M(m) = M[row * 3 + m]
+  // or, transposed, M[m * 3 + row].
+  auto pass = [&](const double *M,
+                  const int     row,
+                  const bool    transpose,
+                  const int     first_lane,
+                  const int     stride,
+                  const double  in[3],
+                  double        out[3])
+  {
+    const double m0 = transpose ? M[row] : M[row * 3];
+    const double m1 = transpose ? M[3 + row] : M[row * 3 + 1];
+    const double m2 = transpose ? M[6 + row] : M[row * 3 + 2];
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      out[k] = m0 * __shfl_sync(full, in[k], first_lane) +
+               m1 * __shfl_sync(full, in[k], first_lane + stride) +
+               m2 * __shfl_sync(full, in[k], first_lane + 2 * stride);
+  };
+  z_pass(u);
+  double tmp[3];
+  pass(S, i, false, lx, 1, u, tmp);
+  pass(S, j, false, ly, 3, tmp, u);
+  if constexpr (FIELD)
+  {
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      z_pass(x[c]);
+      pass(S, i, false, lx, 1, x[c], tmp);
+      pass(S, j, false, ly, 3, tmp, x[c]);
+    }
+  }
+  double gx[3], gy[3];
+  pass(D, i, false, lx, 1, u, gx);
+  pass(D, j, false, ly, 3, u, gy);
+  double Jx[3][3], Jy[3][3];
+#pragma unroll
+  for (int c = 0; c < 3; ++c)
+  {
+    pass(D, i, false, lx, 1, x[c], Jx[c]);
+    pass(D, j, false, ly, 3, x[c], Jy[c]);
+  }
+  const double wij =
+      (i == 1 ? 8. / 18 : 5. / 18) * (j == 1 ? 8. / 18 : 5. / 18);
+  double fz[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    double J[3][3];
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      J[c][0] = Jx[c][k];
+      J[c][1] = Jy[c][k];
+      J[c][2] = colloc(k, 0) * x[c][0] + colloc(k, 1) * x[c][1] +
+                colloc(k, 2) * x[c][2];
+    }
+    const double g[3] = {gx[k],
+                         gy[k],
+                         colloc(k, 0) * u[0] + colloc(k, 1) * u[1] +
+                             colloc(k, 2) * u[2]};
+    double       f[3];
+    point_flux(J,
+               g,
+               wij * weight(k),
+               coefficient_denominator(x[0][k], x[1][k], x[2][k]),
+               f);
+    gx[k] = f[0];
+    gy[k] = f[1];
+    fz[k] = f[2];
+  }
+  double r[3], ry[3];
+  pass(D, i, true, lx, 1, gx, r);
+  pass(D, j, true, ly, 3, gy, ry);
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    r[k] += ry[k] + colloc(0, k) * fz[0] + colloc(1, k) * fz[1] +
+            colloc(2, k) * fz[2];
+  double v[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    v[k] = shape(0, k) * r[0] + shape(1, k) * r[1] + shape(2, k) * r[2];
+  pass(S, i, true, lx, 1, v, tmp);
+  pass(S, j, true, ly, 3, tmp, r);
+  if (active)
+  {
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      atomicAdd(dst + gi[k], r[k]);
+  }
+}
+
+__global__ void
+copy_kernel(const double *src, double *dst, const std::size_t n)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+       i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+template <typename F>
+double
+time_ms(const F &f, const int reps)
+{
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  f();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> times;
+  for (int r = 0; r < 3; ++r)
+  {
+    CHECK(cudaEventRecord(a));
+    for (int i = 0; i < reps; ++i)
+      f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    CHECK(cudaGetLastError());
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    times.push_back(ms / reps);
+  }
+  CHECK(cudaEventDestroy(a));
+  CHECK(cudaEventDestroy(b));
+  return *std::min_element(times.begin(), times.end());
+}
+
+template <typename T>
+T *
+to_device(const std::vector<T> &v)
+{
+  T *p;
+  CHECK(cudaMalloc(&p, sizeof(T) * std::max<std::size_t>(v.size(), 1)));
+  CHECK(cudaMemcpy(p, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice));
+  return p;
+}
+
+struct Kernel
+{
+  const char *name;
+  void (*launch)(const DeviceData &, const double *, double *);
+};
+
+template <int WPB, int MINB = 1>
+void
+launch_point(const DeviceData &d, const double *s, double *t)
+{
+  point_kernel<WPB, MINB><<<(d.n_cells + WPB - 1) / WPB, 32 * WPB>>>(d, s, t);
+}
+template <bool FIELD, int WPB, int MINB = 1>
+void
+launch_shuffle(const DeviceData &d, const double *s, double *t)
+{
+  const unsigned int warps = (d.n_cells + 2) / 3;
+  shuffle_kernel<FIELD, WPB, MINB>
+      <<<(warps + WPB - 1) / WPB, 32 * WPB>>>(d, s, t);
+}
+template <bool FIELD, int WPB, int MINB = 1>
+void
+launch_column(const DeviceData &d, const double *s, double *t)
+{
+  const unsigned int warps = (d.n_cells + 2) / 3;
+  column_kernel<FIELD, WPB, MINB>
+      <<<(warps + WPB - 1) / WPB, 32 * WPB>>>(d, s, t);
+}
+
+// Q2 sparsity of the structured mesh: node a couples with the nodes of the
+// cells around it (vertex nodes +-2, midpoints +-1 per direction).
+void
+build_csr(const Mesh &m, std::vector<int> &row_ptr, std::vector<int> &cols)
+{
+  const int N = m.N;
+  row_ptr.assign(std::size_t(N) * N * N + 1, 0);
+  cols.clear();
+  auto range = [&](const int a, int &lo, int &hi)
+  {
+    const int r = a % 2 == 0 ? 2 : 1;
+    lo          = std::max(0, a - r);
+    hi          = std::min(N - 1, a + r);
+  };
+  std::size_t row = 0;
+  for (int c = 0; c < N; ++c)
+    for (int b = 0; b < N; ++b)
+      for (int a = 0; a < N; ++a, ++row)
+      {
+        int a0, a1, b0, b1, c0, c1;
+        range(a, a0, a1);
+        range(b, b0, b1);
+        range(c, c0, c1);
+        for (int z = c0; z <= c1; ++z)
+          for (int y = b0; y <= b1; ++y)
+            for (int x = a0; x <= a1; ++x)
+              cols.push_back((z * N + y) * N + x);
+        row_ptr[row + 1] = int(cols.size());
+      }
+}
+
+int
+main(int argc, char **argv)
+{
+  const int n_max = argc > 1 ? std::atoi(argv[1]) : 128;
+  // "profile": one launch of each kernel at n_max, for ncu.
+  const bool     profile = argc > 2 && std::string(argv[2]) == "profile";
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+
+  const Kernel kernels[] = {
+      {"point-1w", launch_point<1>},
+      {"point-4w", launch_point<4>},
+      {"column-points-2w", launch_column<false, 2>},
+      {"column-points-4w", launch_column<false, 4>},
+      {"column-field-2w", launch_column<true, 2>},
+      {"column-field-4w", launch_column<true, 4>},
+      {"point-4w-r40", launch_point<4, 12>},
+      {"column-points-4w-r80", launch_column<false, 4, 6>},
+      {"column-points-4w-r64", launch_column<false, 4, 8>},
+      {"column-field-4w-r80", launch_column<true, 4, 6>},
+      {"column-field-4w-r64", launch_column<true, 4, 8>},
+      {"column-points-4w-r96", launch_column<false, 4, 5>},
+      {"column-field-4w-r96", launch_column<true, 4, 5>},
+      {"column-points-8w-r88", launch_column<false, 8, 3>},
+      {"shuffle-points-4w", launch_shuffle<false, 4>},
+      {"shuffle-points-4w-r80", launch_shuffle<false, 4, 6>},
+      {"shuffle-field-4w", launch_shuffle<true, 4>},
+      {"shuffle-field-4w-r80", launch_shuffle<true, 4, 6>}};
+
+  if (profile)
+  {
+    const Mesh        m      = make_mesh(n_max);
+    const std::size_t n_dofs = std::size_t(m.N) * m.N * m.N;
+    DeviceData        d{unsigned(std::size_t(n_max) * n_max * n_max),
+                 to_device(m.cell_dofs),
+                 to_device(m.cell_dofs),
+                 to_device(m.points),
+                 to_device(m.field)};
+    double           *s = to_device(std::vector<double>(n_dofs, 1.)), *t;
+    CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
+    for (const auto &k : kernels)
+    {
+      k.launch(d, s, t);
+      CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    return 0;
+  }
+  // Correctness on a small mesh against the direct CPU evaluation.
+  {
+    const Mesh          m      = make_mesh(5);
+    const std::size_t   n_dofs = std::size_t(m.N) * m.N * m.N;
+    std::vector<double> src(n_dofs), ref(n_dofs), out(n_dofs);
+    std::mt19937        rng(3);
+    std::uniform_real_distribution<double> dist(-1., 1.);
+    for (auto &v : src)
+      v = dist(rng);
+    reference(m, src, ref);
+    double ref_norm = 0;
+    for (const double v : ref)
+      ref_norm = std::max(ref_norm, std::abs(v));
+    DeviceData d{unsigned(m.n * m.n * m.n),
+                 to_device(m.cell_dofs),
+                 to_device(m.cell_dofs),
+                 to_device(m.points),
+                 to_device(m.field)};
+    double    *s = to_device(src), *t;
+    CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
+    for (const auto &k : kernels)
+    {
+      CHECK(cudaMemset(t, 0, sizeof(double) * n_dofs));
+      k.launch(d, s, t);
+      CHECK(cudaGetLastError());
+      CHECK(cudaMemcpy(
+          out.data(), t, sizeof(double) * n_dofs, cudaMemcpyDeviceToHost));
+      double err = 0;
+      for (std::size_t i = 0; i < n_dofs; ++i)
+        err = std::max(err, std::abs(out[i] - ref[i]));
+      std::printf("check %-18s max error / max value %.1e%s\n",
+                  k.name,
+                  err / ref_norm,
+                  err / ref_norm < 1e-12 ? "" : "  FAILED");
+      if (!(err / ref_norm < 1e-12))
+        return 1;
+    }
+  }
+
+  // Copy bandwidth (bytes read + written).
+  double copy_bw;
+  {
+    const std::size_t n = std::size_t(1) << 28;
+    double           *a, *b;
+    CHECK(cudaMalloc(&a, n * 8));
+    CHECK(cudaMalloc(&b, n * 8));
+    CHECK(cudaMemset(a, 0, n * 8));
+    const double ms =
+        time_ms([&] { copy_kernel<<<4 * 132 * 8, 256>>>(a, b, n); }, 10);
+    copy_bw = 2. * n * 8 / ms * 1e3;
+    std::printf("copy bandwidth: %.3e B/s\n", copy_bw);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+  }
+
+  FILE *csv = std::fopen("q2_kernel_designs.csv", "w");
+  std::fprintf(csv,
+               "cells_1d,dofs,implementation,seconds,dofs_per_second,bytes_per_"
+               "dof,of_copy\n");
+  std::printf("\n%9s %10s %-18s %11s %11s %8s %8s\n",
+              "cells_1d",
+              "DoFs",
+              "implementation",
+              "time [s]",
+              "DoFs/s",
+              "B/DoF",
+              "of copy");
+  for (int n = 32; n <= n_max; n *= 2)
+  {
+    const Mesh          m       = make_mesh(n);
+    const std::size_t   n_dofs  = std::size_t(m.N) * m.N * m.N;
+    const std::size_t   n_cells = std::size_t(n) * n * n;
+    std::vector<double> src(n_dofs, 1.);
+    for (std::size_t i = 0; i < n_dofs; ++i)
+      src[i] = std::sin(0.001 * i);
+    DeviceData d{unsigned(n_cells),
+                 to_device(m.cell_dofs),
+                 to_device(m.cell_dofs),
+                 to_device(m.points),
+                 to_device(m.field)};
+    double    *s = to_device(src), *t;
+    CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
+    const int reps = n_dofs < 1e6 ? 100 : 20;
+    auto      row  = [&](const char *name, const double sec, const double bytes)
+    {
+      std::printf("%9d %10zu %-18s %11.3e %11.3e %8.1f %7.0f%%\n",
+                  n,
+                  n_dofs,
+                  name,
+                  sec,
+                  n_dofs / sec,
+                  bytes / n_dofs,
+                  100. * bytes / sec / copy_bw);
+      std::fprintf(csv,
+                   "%d,%zu,%s,%.6e,%.6e,%.1f,%.3f\n",
+                   n,
+                   n_dofs,
+                   name,
+                   sec,
+                   n_dofs / sec,
+                   bytes / n_dofs,
+                   bytes / sec / copy_bw);
+    };
+    for (const auto &k : kernels)
+    {
+      const double ms = time_ms(
+          [&]
+          {
+            CHECK(cudaMemsetAsync(t, 0, sizeof(double) * n_dofs));
+            k.launch(d, s, t);
+          },
+          reps);
+      const bool field = std::string(k.name).find("field") != std::string::npos;
+      // indices, src, dst read and written, geometry
+      const double bytes =
+          n_cells * 27. * 4 + n_dofs * 24. +
+          (field ? n_cells * 27. * 4 + n_dofs * 24. : n_cells * 81. * 8);
+      row(k.name, ms * 1e-3, bytes);
+    }
+    {
+      const double ms = time_ms(
+          [&] { CHECK(cudaMemsetAsync(t, 0, sizeof(double) * n_dofs)); }, reps);
+      row("memset-of-dst", ms * 1e-3, n_dofs * 8.);
+    }
+    if (n <= 64)
+    {
+      std::vector<int> row_ptr, cols;
+      build_csr(m, row_ptr, cols);
+      std::vector<double> vals(cols.size());
+      for (std::size_t i = 0; i < vals.size(); ++i)
+        vals[i] = 1e-3 * (i % 97);
+      int             *d_rows = to_device(row_ptr), *d_cols = to_device(cols);
+      double          *d_vals = to_device(vals);
+      cusparseHandle_t handle;
+      cusparseSpMatDescr_t A;
+      cusparseDnVecDescr_t x, y;
+      CHECK_SPARSE(cusparseCreate(&handle));
+      CHECK_SPARSE(cusparseCreateCsr(&A,
+                                     n_dofs,
+                                     n_dofs,
+                                     cols.size(),
+                                     d_rows,
+                                     d_cols,
+                                     d_vals,
+                                     CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO,
+                                     CUDA_R_64F));
+      CHECK_SPARSE(cusparseCreateDnVec(&x, n_dofs, s, CUDA_R_64F));
+      CHECK_SPARSE(cusparseCreateDnVec(&y, n_dofs, t, CUDA_R_64F));
+      const double one = 1, zero = 0;
+      std::size_t  buffer_size;
+      CHECK_SPARSE(cusparseSpMV_bufferSize(handle,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           &one,
+                                           A,
+                                           x,
+                                           &zero,
+                                           y,
+                                           CUDA_R_64F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT,
+                                           &buffer_size));
+      void *buffer;
+      CHECK(cudaMalloc(&buffer, std::max<std::size_t>(buffer_size, 1)));
+      const double ms = time_ms(
+          [&]
+          {
+            CHECK_SPARSE(cusparseSpMV(handle,
+                                      CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                      &one,
+                                      A,
+                                      x,
+                                      &zero,
+                                      y,
+                                      CUDA_R_64F,
+                                      CUSPARSE_SPMV_ALG_DEFAULT,
+                                      buffer));
+          },
+          reps);
+      row("cusparse-csr", ms * 1e-3, cols.size() * 12. + n_dofs * 20.);
+      CHECK_SPARSE(cusparseDestroySpMat(A));
+      CHECK_SPARSE(cusparseDestroyDnVec(x));
+      CHECK_SPARSE(cusparseDestroyDnVec(y));
+      CHECK_SPARSE(cusparseDestroy(handle));
+      CHECK(cudaFree(buffer));
+      CHECK(cudaFree(d_rows));
+      CHECK(cudaFree(d_cols));
+      CHECK(cudaFree(d_vals));
+    }
+    CHECK(cudaFree((void *)d.dofs));
+    CHECK(cudaFree((void *)d.geometry_indices));
+    CHECK(cudaFree((void *)d.points));
+    CHECK(cudaFree((void *)d.field));
+    CHECK(cudaFree(s));
+    CHECK(cudaFree(t));
+  }
+  std::fclose(csv);
+  return 0;
+}
