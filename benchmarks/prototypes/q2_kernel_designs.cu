@@ -15,35 +15,38 @@
 #include <string>
 #include <vector>
 
+inline void
+check_call(const bool  ok,
+           const char *call,
+           const char *file,
+           const int   line,
+           const char *what)
+{
+  if (!ok)
+  {
+    std::fprintf(stderr, "%s failed at %s:%d: %s\n", call, file, line, what);
+    std::exit(1);
+  }
+}
 #define CHECK(call)                                                            \
   do                                                                           \
   {                                                                            \
     const cudaError_t error_ = (call);                                         \
-    if (error_ != cudaSuccess)                                                 \
-    {                                                                          \
-      std::fprintf(stderr,                                                     \
-                   "%s failed at %s:%d: %s\n",                                 \
-                   #call,                                                      \
-                   __FILE__,                                                   \
-                   __LINE__,                                                   \
-                   cudaGetErrorString(error_));                                \
-      std::exit(1);                                                            \
-    }                                                                          \
+    check_call(error_ == cudaSuccess,                                          \
+               #call,                                                          \
+               __FILE__,                                                       \
+               __LINE__,                                                       \
+               cudaGetErrorString(error_));                                    \
   } while (0)
 #define CHECK_SPARSE(call)                                                     \
   do                                                                           \
   {                                                                            \
     const cusparseStatus_t status_ = (call);                                   \
-    if (status_ != CUSPARSE_STATUS_SUCCESS)                                    \
-    {                                                                          \
-      std::fprintf(stderr,                                                     \
-                   "%s failed at %s:%d: %d\n",                                 \
-                   #call,                                                      \
-                   __FILE__,                                                   \
-                   __LINE__,                                                   \
-                   int(status_));                                              \
-      std::exit(1);                                                            \
-    }                                                                          \
+    check_call(status_ == CUSPARSE_STATUS_SUCCESS,                             \
+               #call,                                                          \
+               __FILE__,                                                       \
+               __LINE__,                                                       \
+               cusparseGetErrorString(status_));                               \
   } while (0)
 
 // 1D data as functions of compile-time indices, so that the unrolled loops
@@ -75,37 +78,31 @@ lagrange(const int m, const double x)
       r *= (x - node(n)) / (node(m) - node(n));
   return r;
 }
+// Derivative at x of the Lagrange polynomial m on the nodes (or, with
+// on_gauss, on the Gauss points).
+template <bool on_gauss = false>
 __host__ __device__ constexpr double
 lagrange_derivative(const int m, const double x)
 {
-  double r = 0;
+  auto   point = [](const int n) { return on_gauss ? gauss(n) : node(n); };
+  double r     = 0;
   for (int l = 0; l < 3; ++l)
     if (l != m)
     {
-      double p = 1. / (node(m) - node(l));
+      double p = 1. / (point(m) - point(l));
       for (int n = 0; n < 3; ++n)
         if (n != m && n != l)
-          p *= (x - node(n)) / (node(m) - node(n));
+          p *= (x - point(n)) / (point(m) - point(n));
       r += p;
     }
   return r;
 }
-// Derivative at Gauss point q of the Lagrange polynomial m on the Gauss
-// points (collocation derivative).
+// Collocation derivative: at Gauss point q, of the Lagrange polynomial m on
+// the Gauss points.
 __host__ __device__ constexpr double
 colloc(const int q, const int m)
 {
-  double r = 0;
-  for (int l = 0; l < 3; ++l)
-    if (l != m)
-    {
-      double p = 1. / (gauss(m) - gauss(l));
-      for (int n = 0; n < 3; ++n)
-        if (n != m && n != l)
-          p *= (gauss(q) - gauss(n)) / (gauss(m) - gauss(n));
-      r += p;
-    }
-  return r;
+  return lagrange_derivative<true>(m, gauss(q));
 }
 __host__ __device__ constexpr double
 shape(const int q, const int m)
@@ -273,6 +270,120 @@ struct DeviceData
   const double       *field;
 };
 
+// Shape values and collocation derivatives for the thread-dependent
+// directions, in shared memory (one block barrier).
+__device__ void
+stage_tables(double *tab)
+{
+  if (threadIdx.x < 9)
+  {
+    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
+    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
+  }
+  __syncthreads();
+}
+
+// Column layouts: the DoF indices, values and geometry (quadrature points,
+// or the mapping field at the nodes) of column t of a cell, k = 0, 1, 2.
+template <bool FIELD>
+__device__ __forceinline__ void
+load_column(const DeviceData  &d,
+            const double      *src,
+            const unsigned int cell,
+            const unsigned int t,
+            const bool         active,
+            unsigned int       gi[3],
+            double             u[3],
+            double             x[3][3])
+{
+  const std::size_t c = active ? cell : 0;
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    const std::size_t q = c * 27 + t + 9 * k;
+    gi[k]               = d.dofs[q];
+    u[k]                = active ? src[gi[k]] : 0.;
+#pragma unroll
+    for (int e = 0; e < 3; ++e)
+      x[e][k] = FIELD ? d.field[std::size_t(d.geometry_indices[q]) * 3 + e]
+                      : d.points[c * 81 + e * 27 + t + 9 * k];
+  }
+}
+
+// Interpolation along the register direction (z), in place.
+__device__ __forceinline__ void
+z_interpolate(double v[3])
+{
+  double r[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    r[k] = shape(k, 0) * v[0] + shape(k, 1) * v[1] + shape(k, 2) * v[2];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    v[k] = r[k];
+}
+
+// Fluxes at the three points of column (i, j): from the reference
+// derivatives gx, gy (and the values u for the one in z), the x and y
+// derivatives jx(c, k), jy(c, k) of the coordinates x (the one in z from x
+// itself). The x and y fluxes replace gx and gy, the z flux goes to fz.
+// jx and jy are called inside the loop over the points, so that a layout
+// that reads them from shared memory keeps few of them in registers.
+template <typename JX, typename JY>
+__device__ __forceinline__ void
+column_fluxes(const unsigned int i,
+              const unsigned int j,
+              const double       u[3],
+              const double       x[3][3],
+              const JX          &jx,
+              const JY          &jy,
+              double             gx[3],
+              double             gy[3],
+              double             fz[3])
+{
+  const double wij =
+      (i == 1 ? 8. / 18 : 5. / 18) * (j == 1 ? 8. / 18 : 5. / 18);
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+  {
+    double J[3][3];
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      J[c][0] = jx(c, k);
+      J[c][1] = jy(c, k);
+      J[c][2] = colloc(k, 0) * x[c][0] + colloc(k, 1) * x[c][1] +
+                colloc(k, 2) * x[c][2];
+    }
+    const double g[3] = {gx[k],
+                         gy[k],
+                         colloc(k, 0) * u[0] + colloc(k, 1) * u[1] +
+                             colloc(k, 2) * u[2]};
+    double       f[3];
+    point_flux(J,
+               g,
+               wij * weight(k),
+               coefficient_denominator(x[0][k], x[1][k], x[2][k]),
+               f);
+    gx[k] = f[0];
+    gy[k] = f[1];
+    fz[k] = f[2];
+  }
+}
+
+// Test with the z derivative (added to r), then the transposed
+// interpolation in z, into v.
+__device__ __forceinline__ void
+z_integrate(double r[3], const double fz[3], double v[3])
+{
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    r[k] += colloc(0, k) * fz[0] + colloc(1, k) * fz[1] + colloc(2, k) * fz[2];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    v[k] = shape(0, k) * r[0] + shape(1, k) * r[1] + shape(2, k) * r[2];
+}
+
 // ---------------------------------------------------------------------------
 // Layout "point": one thread per point, one cell per warp (27 of 32 lanes),
 // WPB warps per block, warp barriers, shared memory for every pass.
@@ -309,47 +420,48 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
     X2[l] = z;
   }
   __syncwarp();
-  double s = 0;
+  // sum_m M(row, m) in(offset + m stride), M transposed or not; the offset
+  // and stride select the direction: x (3 j + 9 k, 1), y (i + 9 k, 3) or
+  // z (i + 3 j, 9).
+  const unsigned int ox = 3 * j + 9 * k, oy = i + 9 * k, oz = i + 3 * j;
+  auto               pass = [&](const double      *M,
+                  const bool         transpose,
+                  const unsigned int row,
+                  const double      *in,
+                  const unsigned int offset,
+                  const unsigned int stride)
+  {
+    double s = 0;
 #pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[i * 3 + m] * A0[m + 3 * j + 9 * k];
-  if (active)
-    A1[l] = s;
-  __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[j * 3 + m] * A1[i + 3 * m + 9 * k];
-  if (active)
-    A0[l] = s;
-  __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[k * 3 + m] * A0[i + 3 * j + 9 * m];
-  if (active)
-    A1[l] = s;
-  __syncwarp();
-  double        g[3] = {0, 0, 0}, J[3][3] = {};
+    for (int m = 0; m < 3; ++m)
+      s += (transpose ? M[m * 3 + row] : M[row * 3 + m]) *
+           in[offset + m * stride];
+    return s;
+  };
+  // Write this thread's value, then a warp barrier.
+  auto put = [&](double *a, const double v)
+  {
+    if (active)
+      a[l] = v;
+    __syncwarp();
+  };
+  put(A1, pass(S, false, i, A0, ox, 1));
+  put(A0, pass(S, false, j, A1, oy, 3));
+  put(A1, pass(S, false, k, A0, oz, 9));
+  double        g[3] = {pass(D, false, i, A1, ox, 1),
+                        pass(D, false, j, A1, oy, 3),
+                        pass(D, false, k, A1, oz, 9)};
+  double        J[3][3];
   const double *X[3] = {X0, X1, X2};
 #pragma unroll
-  for (int m = 0; m < 3; ++m)
+  for (int c = 0; c < 3; ++c)
   {
-    const double di = D[i * 3 + m], dj = D[j * 3 + m], dk = D[k * 3 + m];
-    g[0] += di * A1[m + 3 * j + 9 * k];
-    g[1] += dj * A1[i + 3 * m + 9 * k];
-    g[2] += dk * A1[i + 3 * j + 9 * m];
-#pragma unroll
-    for (int c = 0; c < 3; ++c)
-    {
-      J[c][0] += di * X[c][m + 3 * j + 9 * k];
-      J[c][1] += dj * X[c][i + 3 * m + 9 * k];
-      J[c][2] += dk * X[c][i + 3 * j + 9 * m];
-    }
+    J[c][0] = pass(D, false, i, X[c], ox, 1);
+    J[c][1] = pass(D, false, j, X[c], oy, 3);
+    J[c][2] = pass(D, false, k, X[c], oz, 9);
   }
-  const double w3 = tab[0] * 0 + (i == 1 ? 8. / 18 : 5. / 18) *
-                                     (j == 1 ? 8. / 18 : 5. / 18) *
-                                     (k == 1 ? 8. / 18 : 5. / 18);
+  const double w3 = (i == 1 ? 8. / 18 : 5. / 18) *
+                    (j == 1 ? 8. / 18 : 5. / 18) * (k == 1 ? 8. / 18 : 5. / 18);
   double f[3];
   point_flux(J, g, w3, coefficient_denominator(x, y, z), f);
   if (active)
@@ -359,35 +471,14 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
     F2[l] = f[2];
   }
   __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += D[m * 3 + i] * F0[m + 3 * j + 9 * k] +
-         D[m * 3 + j] * F1[i + 3 * m + 9 * k] +
-         D[m * 3 + k] * F2[i + 3 * j + 9 * m];
+  put(A0,
+      pass(D, true, i, F0, ox, 1) + pass(D, true, j, F1, oy, 3) +
+          pass(D, true, k, F2, oz, 9));
+  put(A1, pass(S, true, k, A0, oz, 9));
+  put(A0, pass(S, true, j, A1, oy, 3));
+  const double r = pass(S, true, i, A0, ox, 1);
   if (active)
-    A0[l] = s;
-  __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[m * 3 + k] * A0[i + 3 * j + 9 * m];
-  if (active)
-    A1[l] = s;
-  __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[m * 3 + j] * A1[i + 3 * m + 9 * k];
-  if (active)
-    A0[l] = s;
-  __syncwarp();
-  s = 0;
-#pragma unroll
-  for (int m = 0; m < 3; ++m)
-    s += S[m * 3 + i] * A0[m + 3 * j + 9 * k];
-  if (active)
-    atomicAdd(dst + gi, s);
+    atomicAdd(dst + gi, r);
 }
 
 // ---------------------------------------------------------------------------
@@ -404,12 +495,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
   constexpr int     n_arrays = FIELD ? 9 : 6;
   __shared__ double tab[18];
   __shared__ double sh[WPB][n_arrays][81];
-  if (threadIdx.x < 9)
-  {
-    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
-    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
-  }
-  __syncthreads();
+  stage_tables(tab);
   const double      *S = tab, *D = tab + 9;
   const unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const unsigned int sub = lane / 9, t = lane % 9;
@@ -424,46 +510,17 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
   double(*sh_w)[81]       = sh[w];
   double *A0 = sh_w[0], *A1 = sh_w[1], *A2 = sh_w[2],
          *X[3] = {sh_w[3], sh_w[4], sh_w[5]};
-  unsigned int      gi[3];
-  double            u[3], x[3][3];
-  const std::size_t c27 = std::size_t(active ? cell : 0) * 27 + t;
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
-  {
-    gi[k] = d.dofs[c27 + 9 * k];
-    u[k]  = active ? src[gi[k]] : 0.;
-    if constexpr (FIELD)
-    {
-      const std::size_t node = d.geometry_indices[c27 + 9 * k];
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        x[c][k] = d.field[node * 3 + c];
-    }
-    else
-    {
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        x[c][k] = d.points[(c27 / 27) * 81 + c * 27 + t + 9 * k];
-    }
-  }
+  unsigned int gi[3];
+  double       u[3], x[3][3];
+  load_column<FIELD>(d, src, cell, t, active, gi, u, x);
   // Interpolate in z (registers), then x and y through shared memory; with
   // FIELD the coordinates go along.
-  auto z_pass = [](double v[3])
-  {
-    double r[3];
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      r[k] = shape(k, 0) * v[0] + shape(k, 1) * v[1] + shape(k, 2) * v[2];
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = r[k];
-  };
-  z_pass(u);
+  z_interpolate(u);
   if constexpr (FIELD)
   {
 #pragma unroll
     for (int c = 0; c < 3; ++c)
-      z_pass(x[c]);
+      z_interpolate(x[c]);
   }
   auto store = [&](double *a, const double v[3])
   {
@@ -475,56 +532,40 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
     }
   };
   // sum_m M[row * 3 + m] a(m along x or y)
+  // v[k] = sum_m M(row, m) a(m) along x (stride 1) or y (stride 3), M
+  // transposed or not.
+  auto pass = [&](const double *M,
+                  const int     row,
+                  const bool    transpose,
+                  const int     stride,
+                  const double *a,
+                  double        v[3])
+  {
+    const double  m0 = transpose ? M[row] : M[row * 3];
+    const double  m1 = transpose ? M[3 + row] : M[row * 3 + 1];
+    const double  m2 = transpose ? M[6 + row] : M[row * 3 + 2];
+    const double *p  = a + base - (stride == 1 ? i : 3 * j);
+#pragma unroll
+    for (int k = 0; k < 3; ++k)
+      v[k] =
+          m0 * p[9 * k] + m1 * p[9 * k + stride] + m2 * p[9 * k + 2 * stride];
+  };
   auto x_pass =
       [&](const double *M, const int row, const double *a, double v[3])
-  {
-    const double  m0 = M[row * 3], m1 = M[row * 3 + 1], m2 = M[row * 3 + 2];
-    const double *p = a + base - i;
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 1] + m2 * p[9 * k + 2];
-  };
+  { pass(M, row, false, 1, a, v); };
   auto y_pass =
       [&](const double *M, const int row, const double *a, double v[3])
-  {
-    const double  m0 = M[row * 3], m1 = M[row * 3 + 1], m2 = M[row * 3 + 2];
-    const double *p = a + base - 3 * j;
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 3] + m2 * p[9 * k + 6];
-  };
-  // transposed: sum_m M[m * 3 + col] a(m)
+  { pass(M, row, false, 3, a, v); };
   auto x_pass_t =
       [&](const double *M, const int col, const double *a, double v[3])
-  {
-    const double  m0 = M[col], m1 = M[3 + col], m2 = M[6 + col];
-    const double *p = a + base - i;
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 1] + m2 * p[9 * k + 2];
-  };
+  { pass(M, col, true, 1, a, v); };
   auto y_pass_t =
       [&](const double *M, const int col, const double *a, double v[3])
-  {
-    const double  m0 = M[col], m1 = M[3 + col], m2 = M[6 + col];
-    const double *p = a + base - 3 * j;
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = m0 * p[9 * k] + m1 * p[9 * k + 3] + m2 * p[9 * k + 6];
-  };
+  { pass(M, col, true, 3, a, v); };
   store(A0, u);
-  if constexpr (FIELD)
-  {
 #pragma unroll
-    for (int c = 0; c < 3; ++c)
-      store(X[c], x[c]);
-  }
-  else
-  {
-#pragma unroll
-    for (int c = 0; c < 3; ++c)
-      store(X[c], x[c]);
-  }
+  for (int c = 0; c < 3; ++c)
+    store(X[c], x[c]);
   __syncwarp();
   if constexpr (FIELD)
   {
@@ -555,58 +596,37 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
   }
   store(A0, u); // values at the points
   __syncwarp();
-  double gx[3], gy[3];
+  double gx[3], gy[3], fz[3];
   x_pass(D, i, A0, gx);
   y_pass(D, j, A0, gy);
-  const double wij =
-      (i == 1 ? 8. / 18 : 5. / 18) * (j == 1 ? 8. / 18 : 5. / 18);
-  double fz[3];
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
+  // One Jacobian entry: sum_m D(row, m) X[c](m along x or y) at point k.
+  auto jacobian = [&](const int row, const int stride, const int c, const int k)
   {
-    double J[3][3];
-#pragma unroll
-    for (int c = 0; c < 3; ++c)
-    {
-      const double *p = X[c] + base + 9 * k;
-      J[c][0]         = D[i * 3] * p[-int(i)] + D[i * 3 + 1] * p[1 - int(i)] +
-                D[i * 3 + 2] * p[2 - int(i)];
-      J[c][1] = D[j * 3] * p[-3 * int(j)] + D[j * 3 + 1] * p[3 - 3 * int(j)] +
-                D[j * 3 + 2] * p[6 - 3 * int(j)];
-      J[c][2] = colloc(k, 0) * x[c][0] + colloc(k, 1) * x[c][1] +
-                colloc(k, 2) * x[c][2];
-    }
-    const double g[3] = {gx[k],
-                         gy[k],
-                         colloc(k, 0) * u[0] + colloc(k, 1) * u[1] +
-                             colloc(k, 2) * u[2]};
-    double       f[3];
-    point_flux(J,
-               g,
-               wij * weight(k),
-               coefficient_denominator(x[0][k], x[1][k], x[2][k]),
-               f);
-    gx[k] = f[0];
-    gy[k] = f[1];
-    fz[k] = f[2];
-  }
+    const double *p = X[c] + base + 9 * k - (stride == 1 ? i : 3 * j);
+    return D[row * 3] * p[0] + D[row * 3 + 1] * p[stride] +
+           D[row * 3 + 2] * p[2 * stride];
+  };
+  column_fluxes(
+      i,
+      j,
+      u,
+      x,
+      [&](const int c, const int k) { return jacobian(i, 1, c, k); },
+      [&](const int c, const int k) { return jacobian(j, 3, c, k); },
+      gx,
+      gy,
+      fz);
   store(A1, gx);
   store(A2, gy);
   __syncwarp();
-  double r[3], ry[3];
+  double r[3], ry[3], v[3];
   x_pass_t(D, i, A1, r);
   y_pass_t(D, j, A2, ry);
 #pragma unroll
   for (int k = 0; k < 3; ++k)
-    r[k] += ry[k] + colloc(0, k) * fz[0] + colloc(1, k) * fz[1] +
-            colloc(2, k) * fz[2];
-  {
-    double v[3];
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = shape(0, k) * r[0] + shape(1, k) * r[1] + shape(2, k) * r[2];
-    store(A0, v);
-  }
+    r[k] += ry[k];
+  z_integrate(r, fz, v);
+  store(A0, v);
   __syncwarp();
   x_pass_t(S, i, A0, r);
   store(X[0], r);
@@ -628,12 +648,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
     shuffle_kernel(const DeviceData d, const double *src, double *dst)
 {
   __shared__ double tab[18];
-  if (threadIdx.x < 9)
-  {
-    tab[threadIdx.x]     = shape(threadIdx.x / 3, threadIdx.x % 3);
-    tab[9 + threadIdx.x] = colloc(threadIdx.x / 3, threadIdx.x % 3);
-  }
-  __syncthreads();
+  stage_tables(tab);
   const double      *S = tab, *D = tab + 9;
   const unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const unsigned int sub = lane / 9, t = lane % 9;
@@ -646,37 +661,8 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
   const int          lx = int(lane) - int(i), ly = int(lane) - 3 * int(j);
   unsigned int       gi[3];
   double             u[3], x[3][3];
-  const std::size_t  c27 = std::size_t(active ? cell : 0) * 27 + t;
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
-  {
-    gi[k] = d.dofs[c27 + 9 * k];
-    u[k]  = active ? src[gi[k]] : 0.;
-    if constexpr (FIELD)
-    {
-      const std::size_t node = d.geometry_indices[c27 + 9 * k];
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        x[c][k] = d.field[node * 3 + c];
-    }
-    else
-    {
-#pragma unroll
-      for (int c = 0; c < 3; ++c)
-        x[c][k] = d.points[(c27 / 27) * 81 + c * 27 + t + 9 * k];
-    }
-  }
-  constexpr unsigned int full   = 0xffffffffu;
-  auto                   z_pass = [](double v[3])
-  {
-    double r[3];
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      r[k] = shape(k, 0) * v[0] + shape(k, 1) * v[1] + shape(k, 2) * v[2];
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-      v[k] = r[k];
-  };
+  load_column<FIELD>(d, src, cell, t, active, gi, u, x);
+  constexpr unsigned int full = 0xffffffffu;
   // out[k] = sum_m M(m) in[k] of lane (first + stride m); M(m) = M[row * 3 + m]
   // or, transposed, M[m * 3 + row].
   auto pass = [&](const double *M,
@@ -696,7 +682,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
                m1 * __shfl_sync(full, in[k], first_lane + stride) +
                m2 * __shfl_sync(full, in[k], first_lane + 2 * stride);
   };
-  z_pass(u);
+  z_interpolate(u);
   double tmp[3];
   pass(S, i, false, lx, 1, u, tmp);
   pass(S, j, false, ly, 3, tmp, u);
@@ -705,7 +691,7 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
 #pragma unroll
     for (int c = 0; c < 3; ++c)
     {
-      z_pass(x[c]);
+      z_interpolate(x[c]);
       pass(S, i, false, lx, 1, x[c], tmp);
       pass(S, j, false, ly, 3, tmp, x[c]);
     }
@@ -720,46 +706,24 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
     pass(D, i, false, lx, 1, x[c], Jx[c]);
     pass(D, j, false, ly, 3, x[c], Jy[c]);
   }
-  const double wij =
-      (i == 1 ? 8. / 18 : 5. / 18) * (j == 1 ? 8. / 18 : 5. / 18);
   double fz[3];
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
-  {
-    double J[3][3];
-#pragma unroll
-    for (int c = 0; c < 3; ++c)
-    {
-      J[c][0] = Jx[c][k];
-      J[c][1] = Jy[c][k];
-      J[c][2] = colloc(k, 0) * x[c][0] + colloc(k, 1) * x[c][1] +
-                colloc(k, 2) * x[c][2];
-    }
-    const double g[3] = {gx[k],
-                         gy[k],
-                         colloc(k, 0) * u[0] + colloc(k, 1) * u[1] +
-                             colloc(k, 2) * u[2]};
-    double       f[3];
-    point_flux(J,
-               g,
-               wij * weight(k),
-               coefficient_denominator(x[0][k], x[1][k], x[2][k]),
-               f);
-    gx[k] = f[0];
-    gy[k] = f[1];
-    fz[k] = f[2];
-  }
-  double r[3], ry[3];
+  column_fluxes(
+      i,
+      j,
+      u,
+      x,
+      [&](const int c, const int k) { return Jx[c][k]; },
+      [&](const int c, const int k) { return Jy[c][k]; },
+      gx,
+      gy,
+      fz);
+  double r[3], ry[3], v[3];
   pass(D, i, true, lx, 1, gx, r);
   pass(D, j, true, ly, 3, gy, ry);
 #pragma unroll
   for (int k = 0; k < 3; ++k)
-    r[k] += ry[k] + colloc(0, k) * fz[0] + colloc(1, k) * fz[1] +
-            colloc(2, k) * fz[2];
-  double v[3];
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
-    v[k] = shape(0, k) * r[0] + shape(1, k) * r[1] + shape(2, k) * r[2];
+    r[k] += ry[k];
+  z_integrate(r, fz, v);
   pass(S, i, true, lx, 1, v, tmp);
   pass(S, j, true, ly, 3, tmp, r);
   if (active)
