@@ -3,11 +3,13 @@
 // the issue's Q2 target (4x cuSPARSE) before one is built into
 // GPU::FEEvaluation. Standalone prototype (CUDA only, no deal.II); every
 // kernel is checked against a direct CPU evaluation on a small mesh.
-//   q2_kernel_designs [n_max]   -> table on stdout, CSV q2_kernel_designs.csv
+//   q2_kernel_designs [n_max [run|profile [hierarchical]]]
+// prints a table and writes q2_kernel_designs.csv.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cusparse.h>
@@ -159,6 +161,8 @@ struct Mesh
   std::vector<unsigned int> cell_dofs; // [cell * 27 + lexicographic]
   std::vector<double>       field;     // [node * 3 + d]
   std::vector<double>       points;    // [cell * 81 + d * 27 + q]
+  // Number of grid node (c * N + b) * N + a.
+  std::vector<unsigned int> node_number;
 };
 
 Mesh
@@ -170,6 +174,9 @@ make_mesh(const int n)
   const int    N  = m.N;
   const double pi = 3.141592653589793;
   m.field.resize(std::size_t(N) * N * N * 3);
+  m.node_number.resize(std::size_t(N) * N * N);
+  for (std::size_t g = 0; g < m.node_number.size(); ++g)
+    m.node_number[g] = g;
   for (int c = 0; c < N; ++c)
     for (int b = 0; b < N; ++b)
       for (int a = 0; a < N; ++a)
@@ -207,6 +214,58 @@ make_mesh(const int n)
           }
       }
   return m;
+}
+
+// The numbering deal.II gives a refined coarse mesh: cells in hierarchical
+// (Morton) order, DoFs numbered as the cells first touch them. Gathers
+// then have less locality than with lexicographic numbering.
+void
+renumber_hierarchically(Mesh &m)
+{
+  const std::size_t n_cells = std::size_t(m.n) * m.n * m.n;
+  auto              morton  = [&](const std::size_t cell)
+  {
+    const unsigned int c[3] = {unsigned(cell % m.n),
+                               unsigned(cell / m.n % m.n),
+                               unsigned(cell / m.n / m.n)};
+    std::uint64_t      code = 0;
+    for (int bit = 0; bit < 21; ++bit)
+      for (int d = 0; d < 3; ++d)
+        code |= std::uint64_t((c[d] >> bit) & 1u) << (3 * bit + d);
+    return code;
+  };
+  std::vector<std::size_t> order(n_cells);
+  for (std::size_t c = 0; c < n_cells; ++c)
+    order[c] = c;
+  std::sort(order.begin(),
+            order.end(),
+            [&](const std::size_t a, const std::size_t b)
+            { return morton(a) < morton(b); });
+  const unsigned int        unset = ~0u;
+  std::vector<unsigned int> new_index(m.field.size() / 3, unset);
+  std::vector<unsigned int> dofs(m.cell_dofs.size());
+  std::vector<double>       field(m.field.size()), points(m.points.size());
+  unsigned int              next = 0;
+  for (std::size_t c = 0; c < n_cells; ++c)
+  {
+    for (int v = 0; v < 27; ++v)
+    {
+      const unsigned int old = m.cell_dofs[order[c] * 27 + v];
+      if (new_index[old] == unset)
+      {
+        new_index[old] = next++;
+        for (int d = 0; d < 3; ++d)
+          field[std::size_t(new_index[old]) * 3 + d] = m.field[old * 3 + d];
+      }
+      dofs[c * 27 + v] = new_index[old];
+    }
+    std::copy_n(&m.points[order[c] * 81], 81, &points[c * 81]);
+  }
+  for (auto &number : m.node_number)
+    number = new_index[number];
+  m.cell_dofs.swap(dofs);
+  m.field.swap(field);
+  m.points.swap(points);
 }
 
 // Direct evaluation (no sum factorization, nodal derivatives): reference.
@@ -815,8 +874,13 @@ launch_column(const DeviceData &d, const double *s, double *t)
 void
 build_csr(const Mesh &m, std::vector<int> &row_ptr, std::vector<int> &cols)
 {
-  const int N = m.N;
-  row_ptr.assign(std::size_t(N) * N * N + 1, 0);
+  const int         N      = m.N;
+  const std::size_t n_rows = std::size_t(N) * N * N;
+  // Grid node (a, b, c) -> its number in the mesh, and back.
+  std::vector<unsigned int> grid_of(n_rows);
+  for (std::size_t g = 0; g < n_rows; ++g)
+    grid_of[m.node_number[g]] = g;
+  row_ptr.assign(n_rows + 1, 0);
   cols.clear();
   auto range = [&](const int a, int &lo, int &hi)
   {
@@ -824,21 +888,22 @@ build_csr(const Mesh &m, std::vector<int> &row_ptr, std::vector<int> &cols)
     lo          = std::max(0, a - r);
     hi          = std::min(N - 1, a + r);
   };
-  std::size_t row = 0;
-  for (int c = 0; c < N; ++c)
-    for (int b = 0; b < N; ++b)
-      for (int a = 0; a < N; ++a, ++row)
-      {
-        int a0, a1, b0, b1, c0, c1;
-        range(a, a0, a1);
-        range(b, b0, b1);
-        range(c, c0, c1);
-        for (int z = c0; z <= c1; ++z)
-          for (int y = b0; y <= b1; ++y)
-            for (int x = a0; x <= a1; ++x)
-              cols.push_back((z * N + y) * N + x);
-        row_ptr[row + 1] = int(cols.size());
-      }
+  for (std::size_t row = 0; row < n_rows; ++row)
+  {
+    const int a = grid_of[row] % N, b = grid_of[row] / N % N,
+              c = grid_of[row] / N / N;
+    int a0, a1, b0, b1, c0, c1;
+    range(a, a0, a1);
+    range(b, b0, b1);
+    range(c, c0, c1);
+    const std::size_t begin = cols.size();
+    for (int z = c0; z <= c1; ++z)
+      for (int y = b0; y <= b1; ++y)
+        for (int x = a0; x <= a1; ++x)
+          cols.push_back(m.node_number[(z * N + y) * N + x]);
+    std::sort(cols.begin() + begin, cols.end());
+    row_ptr[row + 1] = int(cols.size());
+  }
 }
 
 int
@@ -846,10 +911,22 @@ main(int argc, char **argv)
 {
   const int n_max = argc > 1 ? std::atoi(argv[1]) : 128;
   // "profile": one launch of each kernel at n_max, for ncu.
-  const bool     profile = argc > 2 && std::string(argv[2]) == "profile";
+  const bool profile = argc > 2 && std::string(argv[2]) == "profile";
+  // "hierarchical": DoFs numbered as deal.II numbers a refined mesh.
+  const bool hierarchical = argc > 3 && std::string(argv[3]) == "hierarchical";
+  auto       mesh         = [&](const int n)
+  {
+    Mesh m = make_mesh(n);
+    if (hierarchical)
+      renumber_hierarchically(m);
+    return m;
+  };
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  std::printf("device: %s, %d SMs, %s numbering\n",
+              prop.name,
+              prop.multiProcessorCount,
+              hierarchical ? "hierarchical" : "lexicographic");
 
   const Kernel kernels[] = {
       {"point-1w", launch_point<1>},
@@ -873,7 +950,7 @@ main(int argc, char **argv)
 
   if (profile)
   {
-    const Mesh        m      = make_mesh(n_max);
+    const Mesh        m      = mesh(n_max);
     const std::size_t n_dofs = std::size_t(m.N) * m.N * m.N;
     DeviceData        d{unsigned(std::size_t(n_max) * n_max * n_max),
                  to_device(m.cell_dofs),
@@ -892,7 +969,7 @@ main(int argc, char **argv)
   }
   // Correctness on a small mesh against the direct CPU evaluation.
   {
-    const Mesh          m      = make_mesh(5);
+    const Mesh          m      = mesh(5);
     const std::size_t   n_dofs = std::size_t(m.N) * m.N * m.N;
     std::vector<double> src(n_dofs), ref(n_dofs), out(n_dofs);
     std::mt19937        rng(3);
@@ -959,7 +1036,7 @@ main(int argc, char **argv)
               "of copy");
   for (int n = 32; n <= n_max; n *= 2)
   {
-    const Mesh          m       = make_mesh(n);
+    const Mesh          m       = mesh(n);
     const std::size_t   n_dofs  = std::size_t(m.N) * m.N * m.N;
     const std::size_t   n_cells = std::size_t(n) * n * n;
     std::vector<double> src(n_dofs, 1.);
