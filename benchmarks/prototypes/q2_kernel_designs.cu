@@ -17,39 +17,32 @@
 #include <string>
 #include <vector>
 
-inline void
-check_call(const bool  ok,
-           const char *call,
-           const char *file,
-           const int   line,
-           const char *what)
+// One check for CUDA and cuSPARSE calls: a failed call prints what failed
+// where, and ends the program.
+inline const char *
+failure(const cudaError_t e)
 {
-  if (!ok)
+  return e == cudaSuccess ? nullptr : cudaGetErrorString(e);
+}
+inline const char *
+failure(const cusparseStatus_t s)
+{
+  return s == CUSPARSE_STATUS_SUCCESS ? nullptr : cusparseGetErrorString(s);
+}
+template <typename Status>
+void
+check_call(const Status status,
+           const char  *call,
+           const char  *file,
+           const int    line)
+{
+  if (const char *what = failure(status))
   {
     std::fprintf(stderr, "%s failed at %s:%d: %s\n", call, file, line, what);
     std::exit(1);
   }
 }
-#define CHECK(call)                                                            \
-  do                                                                           \
-  {                                                                            \
-    const cudaError_t error_ = (call);                                         \
-    check_call(error_ == cudaSuccess,                                          \
-               #call,                                                          \
-               __FILE__,                                                       \
-               __LINE__,                                                       \
-               cudaGetErrorString(error_));                                    \
-  } while (0)
-#define CHECK_SPARSE(call)                                                     \
-  do                                                                           \
-  {                                                                            \
-    const cusparseStatus_t status_ = (call);                                   \
-    check_call(status_ == CUSPARSE_STATUS_SUCCESS,                             \
-               #call,                                                          \
-               __FILE__,                                                       \
-               __LINE__,                                                       \
-               cusparseGetErrorString(status_));                               \
-  } while (0)
+#define CHECK(call) check_call((call), #call, __FILE__, __LINE__)
 
 // 1D data as functions of compile-time indices, so that the unrolled loops
 // over the register direction fold them into immediates.
@@ -1103,54 +1096,54 @@ main(int argc, char **argv)
       cusparseHandle_t handle;
       cusparseSpMatDescr_t A;
       cusparseDnVecDescr_t x, y;
-      CHECK_SPARSE(cusparseCreate(&handle));
-      CHECK_SPARSE(cusparseCreateCsr(&A,
-                                     n_dofs,
-                                     n_dofs,
-                                     cols.size(),
-                                     d_rows,
-                                     d_cols,
-                                     d_vals,
-                                     CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO,
-                                     CUDA_R_64F));
-      CHECK_SPARSE(cusparseCreateDnVec(&x, n_dofs, s, CUDA_R_64F));
-      CHECK_SPARSE(cusparseCreateDnVec(&y, n_dofs, t, CUDA_R_64F));
+      CHECK(cusparseCreate(&handle));
+      CHECK(cusparseCreateCsr(&A,
+                              n_dofs,
+                              n_dofs,
+                              cols.size(),
+                              d_rows,
+                              d_cols,
+                              d_vals,
+                              CUSPARSE_INDEX_32I,
+                              CUSPARSE_INDEX_32I,
+                              CUSPARSE_INDEX_BASE_ZERO,
+                              CUDA_R_64F));
+      CHECK(cusparseCreateDnVec(&x, n_dofs, s, CUDA_R_64F));
+      CHECK(cusparseCreateDnVec(&y, n_dofs, t, CUDA_R_64F));
       const double one = 1, zero = 0;
       std::size_t  buffer_size;
-      CHECK_SPARSE(cusparseSpMV_bufferSize(handle,
-                                           CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                           &one,
-                                           A,
-                                           x,
-                                           &zero,
-                                           y,
-                                           CUDA_R_64F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT,
-                                           &buffer_size));
+      CHECK(cusparseSpMV_bufferSize(handle,
+                                    CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                    &one,
+                                    A,
+                                    x,
+                                    &zero,
+                                    y,
+                                    CUDA_R_64F,
+                                    CUSPARSE_SPMV_ALG_DEFAULT,
+                                    &buffer_size));
       void *buffer;
       CHECK(cudaMalloc(&buffer, std::max<std::size_t>(buffer_size, 1)));
       const double ms = time_ms(
           [&]
           {
-            CHECK_SPARSE(cusparseSpMV(handle,
-                                      CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                      &one,
-                                      A,
-                                      x,
-                                      &zero,
-                                      y,
-                                      CUDA_R_64F,
-                                      CUSPARSE_SPMV_ALG_DEFAULT,
-                                      buffer));
+            CHECK(cusparseSpMV(handle,
+                               CUSPARSE_OPERATION_NON_TRANSPOSE,
+                               &one,
+                               A,
+                               x,
+                               &zero,
+                               y,
+                               CUDA_R_64F,
+                               CUSPARSE_SPMV_ALG_DEFAULT,
+                               buffer));
           },
           reps);
       row("cusparse-csr", ms * 1e-3, cols.size() * 12. + n_dofs * 20.);
-      CHECK_SPARSE(cusparseDestroySpMat(A));
-      CHECK_SPARSE(cusparseDestroyDnVec(x));
-      CHECK_SPARSE(cusparseDestroyDnVec(y));
-      CHECK_SPARSE(cusparseDestroy(handle));
+      CHECK(cusparseDestroySpMat(A));
+      CHECK(cusparseDestroyDnVec(x));
+      CHECK(cusparseDestroyDnVec(y));
+      CHECK(cusparseDestroy(handle));
       CHECK(cudaFree(buffer));
       CHECK(cudaFree(d_rows));
       CHECK(cudaFree(d_cols));
