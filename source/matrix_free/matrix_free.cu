@@ -776,8 +776,7 @@ namespace dealii
                  degree,
                  n_q_1d,
                  n_components,
-                 true,
-                 additional_data.geometry == GeometryStorage::field) +
+                 additional_data.geometry != GeometryStorage::jacobians) +
              15) /
             16 * 16;
         unsigned int wanted = additional_data.cells_per_block;

@@ -56,23 +56,20 @@ namespace dealii
       // collocation derivatives, the values and gradients of all components
       // at the quadrature points, two buffers for the passes, the local
       // results and, when the Jacobians are computed in the kernel, the
-      // inverse Jacobians and JxW, and the quadrature points where they are
-      // interpolated from a mapping field.
+      // quadrature points they are computed from.
       template <int dim, typename Number>
       constexpr std::size_t
       cell_scratch_bytes(const unsigned int fe_degree,
                          const unsigned int n_q_points_1d,
                          const unsigned int n_components,
-                         const bool         geometry_in_scratch = true,
-                         const bool         points_in_scratch   = true)
+                         const bool         points_in_scratch = true)
       {
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
                (n_q_points_1d * (fe_degree + 1) +
                 n_q_points_1d * n_q_points_1d + n_components * (1 + dim) * n_q +
                 2 * n_q + n_components * power(fe_degree + 1, dim) +
-                (geometry_in_scratch ? (dim * dim + 1) * n_q : 0) +
-                (geometry_in_scratch && points_in_scratch ? dim * n_q : 0));
+                (points_in_scratch ? dim * n_q : 0));
       }
 
       // One pass of sum factorization in direction `direction`: for every
@@ -184,7 +181,8 @@ namespace dealii
       /**
        * Set up for @p cell: stages the 1D shape data in team scratch and,
        * if the data keep only the quadrature points or the mapping field,
-       * computes the inverse Jacobians and JxW there.
+       * the quadrature points, from which apply_for_each_quad_point()
+       * computes each point's inverse Jacobian and JxW.
        */
       DEAL_II_GPU_HOST_DEVICE
       FEEvaluation(const TeamMember                  &team,
@@ -210,8 +208,7 @@ namespace dealii
                       [&](unsigned int i) { co[i] = colloc[i]; });
         if (data.jacobians_from_points)
         {
-          // The gradient slots are free until evaluate(): stage the points.
-          Number *x = gradients;
+          Number *x = point_coordinates();
           if (data.geometry_field != nullptr)
             interpolate_geometry_field(x);
           else
@@ -220,12 +217,9 @@ namespace dealii
                 data.quadrature_points + std::size_t(cell) * dim * n_q_points;
             team.for_each(dim * n_q_points,
                           [&](unsigned int i) { x[i] = points[i]; });
-            team.barrier();
           }
-          compute_geometry(local_results + dofs_per_cell);
         }
-        else
-          team.barrier();
+        team.barrier();
       }
 
       /**
@@ -391,11 +385,21 @@ namespace dealii
         }
       }
 
-      /** Run f(*this, q) for every quadrature point q, then a barrier. */
+      /**
+       * Run f(*this, q) for every quadrature point q, then a barrier. Where
+       * the Jacobians are computed in the kernel, point q's geometry is
+       * computed here and kept for the get_* and submit_* calls of f.
+       */
       template <typename F>
       DEAL_II_GPU_HOST_DEVICE void apply_for_each_quad_point(const F &f)
       {
-        team.for_each(n_q_points, [&](unsigned int q) { f(*this, q); });
+        team.for_each(n_q_points,
+                      [&](unsigned int q)
+                      {
+                        if (data.jacobians_from_points)
+                          compute_point_geometry(q);
+                        f(*this, q);
+                      });
         team.barrier();
       }
 
@@ -541,7 +545,7 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE Number JxW(const unsigned int q) const
       {
         return data.jacobians_from_points
-                   ? local_results[dofs_per_cell + dim * dim * n_q_points + q]
+                   ? point_JxW
                    : data.JxW[std::size_t(cell) * n_q_points + q];
       }
 
@@ -554,11 +558,9 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE Tensor<1, dim, Number>
                               quadrature_point(const unsigned int q) const
       {
-        const bool in_scratch =
-            data.jacobians_from_points != 0 && data.geometry_field != nullptr;
         const Number *offsets =
-            in_scratch
-                ? field_points()
+            data.jacobians_from_points != 0
+                ? point_coordinates()
                 : data.quadrature_points + std::size_t(cell) * dim * n_q_points;
         Tensor<1, dim, Number> p;
         for (unsigned int d = 0; d < dim; ++d)
@@ -614,25 +616,27 @@ namespace dealii
                             buffer0[q] = sum;
                           });
             team.barrier();
-            team.for_each(n_q_points,
-                          [&](unsigned int q) { v[q] = buffer0[q]; });
-            team.barrier();
           }
+          // The passes start from buffer0 where the gradients were tested
+          // (no copy back into v), else from v.
+          Number *a = integrate_gradients ? buffer0 : v;
+          Number *b = integrate_gradients ? buffer1 : buffer0;
           if (dim == 2)
           {
             internal::contract<1, true, false>(
-                team, shape, nd, nq, v, buffer0, nq, nd, 1);
+                team, shape, nd, nq, a, b, nq, nd, 1);
             internal::contract<0, true, false>(
-                team, shape, nd, nq, buffer0, v, nd, nd, 1);
+                team, shape, nd, nq, b, v, nd, nd, 1);
           }
           else
           {
+            Number *c = integrate_gradients ? buffer0 : buffer1;
             internal::contract<2, true, false>(
-                team, shape, nd, nq, v, buffer0, nq, nq, nd);
+                team, shape, nd, nq, a, b, nq, nq, nd);
             internal::contract<1, true, false>(
-                team, shape, nd, nq, buffer0, buffer1, nq, nd, nd);
+                team, shape, nd, nq, b, c, nq, nd, nd);
             internal::contract<0, true, false>(
-                team, shape, nd, nq, buffer1, v, nd, nd, nd);
+                team, shape, nd, nq, c, v, nd, nd, nd);
           }
         }
       }
@@ -694,8 +698,7 @@ namespace dealii
                        const unsigned int e) const
       {
         return data.jacobians_from_points
-                   ? local_results[dofs_per_cell + (d * dim + e) * n_q_points +
-                                   q]
+                   ? point_inverse_jacobian[d][e]
                    : data.inverse_jacobian[(std::size_t(cell) * dim * dim +
                                             d * dim + e) *
                                                n_q_points +
@@ -725,17 +728,17 @@ namespace dealii
         }
       }
 
-      // Where the quadrature points interpolated from the mapping field are
-      // kept (after the inverse Jacobians and JxW).
-      DEAL_II_GPU_HOST_DEVICE Number *field_points() const
+      // The quadrature points' offsets from the cell center
+      // ([d * n_q_points + q]) where the Jacobians are computed in the
+      // kernel: after the local results, so evaluate() leaves them.
+      DEAL_II_GPU_HOST_DEVICE Number *point_coordinates() const
       {
-        return local_results + dofs_per_cell + (dim * dim + 1) * n_q_points;
+        return local_results + dofs_per_cell;
       }
 
       // Gathers the mapping field at this cell's nodes, as offsets from the
-      // cell center (taken in double), interpolates it to the quadrature
-      // points into x ([d * n_q_points + q]) and keeps a copy for
-      // quadrature_point().
+      // cell center (taken in double), and interpolates it to the quadrature
+      // points in x ([d * n_q_points + q]).
       DEAL_II_GPU_HOST_DEVICE void interpolate_geometry_field(Number *x)
       {
         const unsigned int *nodes =
@@ -754,107 +757,73 @@ namespace dealii
         team.barrier();
         for (unsigned int d = 0; d < dim; ++d)
           interpolate_to_quadrature(x + d * n_q_points);
-        Number *kept = field_points();
-        team.for_each(dim * n_q_points,
-                      [&](unsigned int i) { kept[i] = x[i]; });
-        team.barrier();
       }
 
-      // Jacobian J[c][e] = d x_c / d xi_e at each quadrature point from the
-      // staged points (in the gradient slots): the points determine the
-      // polynomial mapping, so differentiating their interpolant along each
-      // quadrature line gives J exactly. Writes J^{-1} and det(J) * weight.
-      // J goes through the output slots, and each thread inverts its own J
-      // in place: few values are live at a time, which keeps the register
-      // count (occupancy) of the kernel.
-      DEAL_II_GPU_HOST_DEVICE void compute_geometry(Number *geometry)
+      // Inverse Jacobian and JxW at point q from the staged points: the
+      // points determine the polynomial mapping, so differentiating their
+      // interpolant along the quadrature lines through q gives J[c][e] =
+      // d x_c / d xi_e exactly. Kept in registers for this point only,
+      // which costs far fewer shared-memory accesses than keeping the
+      // geometry of all points in scratch (the cell kernels are bound by
+      // those at low degree).
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      compute_point_geometry(const unsigned int q)
       {
         constexpr unsigned int nq = n_q_points_1d;
-        const Number          *x  = gradients;
+        const unsigned int     i  = q % nq;
+        const unsigned int     j  = (q / nq) % nq;
+        const unsigned int     k  = dim == 3 ? q / (nq * nq) : 0;
+        const Number          *x  = point_coordinates();
         const Number          *co = collocation;
-        const Number          *w  = data.quadrature_weights;
-        team.for_each(nq,
-                      nq,
-                      dim == 3 ? nq : 1,
-                      [&](unsigned int i, unsigned int j, unsigned int k)
-                      {
-                        const unsigned int q = i + nq * (j + nq * k);
-                        Number            *g = geometry + q;
-                        for (unsigned int c = 0; c < dim; ++c)
-                        {
-                          const Number *xc = x + c * n_q_points;
-                          Number        j0 = 0, j1 = 0, j2 = 0;
-                          for (unsigned int m = 0; m < nq; ++m)
-                          {
-                            j0 += co[i * nq + m] * xc[m + nq * (j + nq * k)];
-                            j1 += co[j * nq + m] * xc[i + nq * (m + nq * k)];
-                            if constexpr (dim == 3)
-                              j2 += co[k * nq + m] * xc[i + nq * (j + nq * m)];
-                          }
-                          g[(c * dim) * n_q_points]     = j0;
-                          g[(c * dim + 1) * n_q_points] = j1;
-                          if constexpr (dim == 3)
-                            g[(c * dim + 2) * n_q_points] = j2;
-                        }
-                      });
-        // Each thread continues at its own point (no barrier needed): the
-        // adjugate and det(J) replace J, then a second pass divides by
-        // det(J). The barrier between the passes keeps the compiler from
-        // holding all nine numerators in registers while the reciprocal is
-        // computed (54 instead of 32-40 registers, nvcc 13, sm_90).
-        team.for_each(
-            nq,
-            nq,
-            dim == 3 ? nq : 1,
-            [&](unsigned int i, unsigned int j, unsigned int k)
-            {
-              Number *g = geometry + i + nq * (j + nq * k);
-              if constexpr (dim == 2)
-              {
-                const Number a = g[0], b = g[n_q_points], c = g[2 * n_q_points],
-                             d    = g[3 * n_q_points];
-                g[0]              = d;
-                g[n_q_points]     = -b;
-                g[2 * n_q_points] = -c;
-                g[3 * n_q_points] = a;
-                g[4 * n_q_points] = a * d - b * c;
-              }
-              else
-              {
-                const Number a = g[0], b = g[n_q_points], c = g[2 * n_q_points],
-                             d = g[3 * n_q_points], e = g[4 * n_q_points],
-                             f = g[5 * n_q_points], p = g[6 * n_q_points],
-                             h = g[7 * n_q_points], l = g[8 * n_q_points];
-                const Number c00  = e * l - f * h;
-                const Number c01  = f * p - d * l;
-                const Number c02  = d * h - e * p;
-                g[0]              = c00;
-                g[n_q_points]     = c * h - b * l;
-                g[2 * n_q_points] = b * f - c * e;
-                g[3 * n_q_points] = c01;
-                g[4 * n_q_points] = a * l - c * p;
-                g[5 * n_q_points] = c * d - a * f;
-                g[6 * n_q_points] = c02;
-                g[7 * n_q_points] = b * p - a * h;
-                g[8 * n_q_points] = a * e - b * d;
-                g[9 * n_q_points] = a * c00 + b * c01 + c * c02;
-              }
-            });
-        team.barrier();
-        team.for_each(nq,
-                      nq,
-                      dim == 3 ? nq : 1,
-                      [&](unsigned int i, unsigned int j, unsigned int k)
-                      {
-                        Number      *g   = geometry + i + nq * (j + nq * k);
-                        const Number det = g[dim * dim * n_q_points];
-                        const Number r   = internal::reciprocal(det);
-                        for (unsigned int e = 0; e < dim * dim; ++e)
-                          g[e * n_q_points] *= r;
-                        g[dim * dim * n_q_points] =
-                            det * w[i] * w[j] * (dim == 3 ? w[k] : Number(1));
-                      });
-        team.barrier();
+        Number                 J[dim][dim];
+        for (unsigned int c = 0; c < dim; ++c)
+        {
+          const Number *xc = x + c * n_q_points;
+          Number        j0 = 0, j1 = 0, j2 = 0;
+          for (unsigned int m = 0; m < nq; ++m)
+          {
+            j0 += co[i * nq + m] * xc[m + nq * (j + nq * k)];
+            j1 += co[j * nq + m] * xc[i + nq * (m + nq * k)];
+            if constexpr (dim == 3)
+              j2 += co[k * nq + m] * xc[i + nq * (j + nq * m)];
+          }
+          J[c][0] = j0;
+          J[c][1] = j1;
+          if constexpr (dim == 3)
+            J[c][2] = j2;
+        }
+        const Number *w = data.quadrature_weights;
+        Number        det;
+        if constexpr (dim == 2)
+        {
+          det                          = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+          point_inverse_jacobian[0][0] = J[1][1];
+          point_inverse_jacobian[0][1] = -J[0][1];
+          point_inverse_jacobian[1][0] = -J[1][0];
+          point_inverse_jacobian[1][1] = J[0][0];
+          point_JxW                    = det * w[i] * w[j];
+        }
+        else
+        {
+          // Adjugate: inverse = adjugate / det(J).
+          point_inverse_jacobian[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+          point_inverse_jacobian[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+          point_inverse_jacobian[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+          point_inverse_jacobian[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
+          point_inverse_jacobian[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
+          point_inverse_jacobian[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
+          point_inverse_jacobian[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
+          point_inverse_jacobian[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
+          point_inverse_jacobian[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+          det = J[0][0] * point_inverse_jacobian[0][0] +
+                J[0][1] * point_inverse_jacobian[1][0] +
+                J[0][2] * point_inverse_jacobian[2][0];
+          point_JxW = det * w[i] * w[j] * w[k];
+        }
+        const Number r = internal::reciprocal(det);
+        for (unsigned int d = 0; d < dim; ++d)
+          for (unsigned int e = 0; e < dim; ++e)
+            point_inverse_jacobian[d][e] *= r;
       }
 
     public:
@@ -883,6 +852,10 @@ namespace dealii
       Number                            *buffer0;
       Number                            *buffer1;
       Number                            *local_results;
+      // Geometry of the point apply_for_each_quad_point() works on, where
+      // the Jacobians are computed in the kernel.
+      Number point_inverse_jacobian[dim][dim];
+      Number point_JxW;
     };
 
     namespace internal
@@ -958,8 +931,7 @@ namespace dealii
           data.fe_degree,
           data.n_q_points_1d,
           data.n_components,
-          data.jacobians_from_points != 0,
-          data.geometry_field != nullptr);
+          data.jacobians_from_points != 0);
       const MatrixFreeData<dim, Number> d = data;
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();
