@@ -786,7 +786,15 @@ namespace dealii
           while (wanted > 1 && wanted * scratch > 48 * 1024)
             --wanted;
         }
-        AssertThrow(wanted * threads <= 1024,
+        // Cells of at most 32 points are packed into warps
+        // (parallel_for_teams): whole warps of them.
+        const unsigned int per_warp =
+            internal::teams_per_warp(TeamShape{threads, 1, 1});
+        const bool packed = wanted > 1 && per_warp > 0;
+        if (packed)
+          wanted = (wanted + per_warp - 1) / per_warp * per_warp;
+        AssertThrow((packed ? 32 * (wanted / per_warp) : wanted * threads) <=
+                        1024,
                     ExcNotSupportedByMatrixFree(
                         std::to_string(wanted) + " cells per block of " +
                         std::to_string(threads) +

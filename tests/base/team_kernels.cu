@@ -1,6 +1,7 @@
 // Team functors on either backend against plain host loops: scratch memory
-// shared between loops separated by barriers, 3D thread loops with more
-// points than threads, several teams, atomics, sums and maxima.
+// shared between loops separated by barriers, 3D thread loops with more or
+// fewer points than threads, several teams a block or a warp, atomics, sums
+// and maxima.
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/parallel.h>
 
@@ -13,66 +14,85 @@ main(int argc, char **argv)
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   LogInit                          log;
 
-  std::uint64_t       seed    = 42;
-  const unsigned int  n_teams = 37, m = 5; // m^3 = 125 points a team
-  const unsigned int  points = m * m * m;
-  std::vector<double> input(n_teams * points);
-  for (double &v : input)
-    v = random_value(seed);
+  std::uint64_t seed = 42;
 
-  // Each team: load its points into scratch, barrier, then every point
+  // Each team: load its m^3 points into scratch, barrier, then every point
   // writes the sum of its x-neighbours (periodic) read from scratch, then
-  // barrier, then the reversed order. A missing barrier or a wrong thread
-  // mapping changes the result.
-  GPU::Array<double> in, out;
-  in.copy_from(input);
-  out.resize(input.size());
-  const double *x = in.data();
-  double       *y = out.data();
-  GPU::parallel_for_teams(
-      "team test",
-      n_teams,
-      GPU::TeamShape{4, 4, 2},
-      2 * points * sizeof(double),
-      [=] DEAL_II_GPU_HOST_DEVICE(const GPU::TeamMember &team)
+  // barrier, then the reversed order. A missing barrier, a wrong thread
+  // mapping or teams of one block or warp sharing scratch change the result.
+  // Shapes: one team a block with fewer threads than points; 27 and 8
+  // threads packed into warps (warp barriers); 64 threads, two a block.
+  struct Case
+  {
+    GPU::TeamShape shape;
+    unsigned int   teams_per_block;
+    unsigned int   m;
+  };
+  for (const Case &c : {Case{{4, 4, 2}, 1, 5},
+                        Case{{3, 3, 3}, 2, 3},
+                        Case{{2, 2, 2}, 7, 3},
+                        Case{{4, 4, 4}, 2, 4}})
+  {
+    const unsigned int  n_teams = 37, m = c.m;
+    const unsigned int  points = m * m * m;
+    std::vector<double> input(n_teams * points);
+    for (double &v : input)
+      v = random_value(seed);
+    GPU::Array<double> in, out;
+    in.copy_from(input);
+    out.resize(input.size());
+    const double *x = in.data();
+    double       *y = out.data();
+    GPU::parallel_for_teams(
+        "team test",
+        n_teams,
+        c.shape,
+        2 * points * sizeof(double),
+        [=] DEAL_II_GPU_HOST_DEVICE(const GPU::TeamMember &team)
+        {
+          double       *s  = team.scratch<double>();
+          double       *t  = team.scratch<double>(points * sizeof(double));
+          const double *xt = x + team.team_index() * points;
+          team.for_each(m,
+                        m,
+                        m,
+                        [&](unsigned int i, unsigned int j, unsigned int k)
+                        { s[i + m * (j + m * k)] = xt[i + m * (j + m * k)]; });
+          team.barrier();
+          team.for_each(m,
+                        m,
+                        m,
+                        [&](unsigned int i, unsigned int j, unsigned int k)
+                        {
+                          const unsigned int l = (i + m - 1) % m,
+                                             r = (i + 1) % m;
+                          t[i + m * (j + m * k)] =
+                              s[l + m * (j + m * k)] + s[r + m * (j + m * k)];
+                        });
+          team.barrier();
+          team.for_each(points,
+                        [&](unsigned int q) {
+                          y[team.team_index() * points + q] = t[points - 1 - q];
+                        });
+        },
+        c.teams_per_block);
+    std::vector<double> result;
+    out.copy_to(result);
+    double max_error = 0;
+    for (unsigned int cell = 0; cell < n_teams; ++cell)
+      for (unsigned int q = 0; q < points; ++q)
       {
-        double       *s  = team.scratch<double>();
-        double       *t  = team.scratch<double>(points * sizeof(double));
-        const double *xt = x + team.team_index() * points;
-        team.for_each(m,
-                      m,
-                      m,
-                      [&](unsigned int i, unsigned int j, unsigned int k)
-                      { s[i + m * (j + m * k)] = xt[i + m * (j + m * k)]; });
-        team.barrier();
-        team.for_each(m,
-                      m,
-                      m,
-                      [&](unsigned int i, unsigned int j, unsigned int k)
-                      {
-                        const unsigned int l = (i + m - 1) % m, r = (i + 1) % m;
-                        t[i + m * (j + m * k)] =
-                            s[l + m * (j + m * k)] + s[r + m * (j + m * k)];
-                      });
-        team.barrier();
-        team.for_each(points,
-                      [&](unsigned int q) {
-                        y[team.team_index() * points + q] = t[points - 1 - q];
-                      });
-      });
-  std::vector<double> result;
-  out.copy_to(result);
-  double max_error = 0;
-  for (unsigned int c = 0; c < n_teams; ++c)
-    for (unsigned int q = 0; q < points; ++q)
-    {
-      const unsigned int p = points - 1 - q, i = p % m, jk = p / m;
-      const double       ref = input[c * points + (i + m - 1) % m + m * jk] +
-                         input[c * points + (i + 1) % m + m * jk];
-      max_error = std::max(max_error, std::abs(result[c * points + q] - ref));
-    }
-  deallog << "team kernel with scratch and barriers, max error " << max_error
-          << std::endl;
+        const unsigned int p = points - 1 - q, i = p % m, jk = p / m;
+        const double ref = input[cell * points + (i + m - 1) % m + m * jk] +
+                           input[cell * points + (i + 1) % m + m * jk];
+        max_error =
+            std::max(max_error, std::abs(result[cell * points + q] - ref));
+      }
+    deallog << "team kernel with scratch and barriers, team " << c.shape.x
+            << "x" << c.shape.y << "x" << c.shape.z << ", " << c.teams_per_block
+            << " a block, " << points << " points: max error " << max_error
+            << std::endl;
+  }
 
   // Atomic histogram: 10000 entries into 7 bins.
   GPU::Array<double>  bins(7);

@@ -42,14 +42,20 @@ namespace dealii
     class TeamMember
     {
     public:
+      /**
+       * @p rank: this thread's index in the team (device only);
+       * @p warp_team: the team lives inside one warp, so its barriers are
+       * warp barriers.
+       */
       DEAL_II_GPU_HOST_DEVICE
       TeamMember(const unsigned int team,
                  const TeamShape   &shape,
                  void              *scratch,
-                 const bool         active   = true,
-                 const unsigned int z_offset = 0)
+                 const bool         active    = true,
+                 const unsigned int rank      = 0,
+                 const bool         warp_team = false)
           : team(team), shape(shape), scratch_memory(scratch), active(active),
-            z_offset(z_offset)
+            rank(rank), warp_team(warp_team)
       {
       }
 
@@ -71,9 +77,9 @@ namespace dealii
       }
 
       /**
-       * Call f(i) for every i in [0, n). On CUDA thread t of the team takes
-       * i = t, t + team size, ...; on the host all i run in order. The calls
-       * must not depend on each other.
+       * Call f(i) for every i in [0, n). On CUDA the thread of rank t in the
+       * team takes i = t, t + team size, ...; on the host all i run in
+       * order. The calls must not depend on each other.
        */
       template <typename F>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
@@ -82,11 +88,8 @@ namespace dealii
 #ifdef __CUDA_ARCH__
         if (!active)
           return;
-        const unsigned int t =
-            threadIdx.x +
-            blockDim.x * (threadIdx.y + blockDim.y * (threadIdx.z - z_offset));
-        const unsigned int n_threads = blockDim.x * blockDim.y * shape.z;
-        for (unsigned int i = t; i < n; i += n_threads)
+        const unsigned int n_threads = shape.size();
+        for (unsigned int i = rank; i < n; i += n_threads)
           f(i);
 #else
         for (unsigned int i = 0; i < n; ++i)
@@ -95,10 +98,11 @@ namespace dealii
       }
 
       /**
-       * Call f(i, j, k) for all i < nx, j < ny, k < nz. On CUDA the thread
-       * (tx, ty, tz) takes i = tx + a * shape.x, j = ty + b * shape.y,
-       * k = tz + c * shape.z, so a team shaped like the index space has one
-       * thread per point.
+       * Call f(i, j, k) for all i < nx, j < ny, k < nz. On CUDA the points
+       * are numbered i + nx (j + ny k) and dealt out like for_each(n), so a
+       * team with as many threads as points has one thread per point, the
+       * threads of a smaller index space are the first ranks, and extents
+       * known at compile time turn the index arithmetic into multiplications.
        */
       template <typename F>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
@@ -110,10 +114,9 @@ namespace dealii
 #ifdef __CUDA_ARCH__
         if (!active)
           return;
-        for (unsigned int k = threadIdx.z - z_offset; k < nz; k += shape.z)
-          for (unsigned int j = threadIdx.y; j < ny; j += blockDim.y)
-            for (unsigned int i = threadIdx.x; i < nx; i += blockDim.x)
-              f(i, j, k);
+        const unsigned int n_threads = shape.size();
+        for (unsigned int p = rank; p < nx * ny * nz; p += n_threads)
+          f(p % nx, (p / nx) % ny, p / (nx * ny));
 #else
         for (unsigned int k = 0; k < nz; ++k)
           for (unsigned int j = 0; j < ny; ++j)
@@ -130,20 +133,26 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void barrier() const
       {
 #ifdef __CUDA_ARCH__
-        __syncthreads();
+        if (warp_team)
+          __syncwarp();
+        else
+          __syncthreads();
 #endif
       }
 
       /**
        * A barrier that also tells whether @p condition holds for any thread
-       * of the thread block (which may hold several teams, see
+       * of the barrier's scope: the thread block, or the warp for teams of
+       * at most 32 threads, which may hold several teams (see
        * parallel_for_teams). Use it to decide on a branch that contains
-       * barriers: such a branch must be taken by the whole block.
+       * barriers: such a branch must be taken by the whole scope.
        */
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE bool
       barrier_or(const bool condition) const
       {
 #ifdef __CUDA_ARCH__
+        if (warp_team)
+          return __any_sync(0xffffffffu, condition && active) != 0;
         return __syncthreads_or(condition && active) != 0;
 #else
         return condition;
@@ -154,10 +163,11 @@ namespace dealii
       unsigned int team;
       TeamShape    shape;
       void        *scratch_memory;
-      // False for the padding teams of the last block of a grouped launch:
-      // their for_each loops do nothing, team_index() is a valid index.
+      // False for the padding threads of a grouped launch: their for_each
+      // loops do nothing, team_index() is a valid index.
       bool         active;
-      unsigned int z_offset;
+      unsigned int rank;
+      bool         warp_team;
     };
 
     /** Atomic *address += value on the device, a plain add on the host. */
@@ -194,9 +204,10 @@ namespace dealii
                              const unsigned int teams_per_block = 1);
 
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-      // A block runs `group` teams stacked in z; no grid-stride loop (a
-      // grid holds 2^31 - 1 blocks, more than any rank's cells), since its
-      // live state across the functor cost registers.
+      // Teams of more than 32 threads, several a block, one after another
+      // in threadIdx.x; block barriers. No grid-stride loop (a grid holds
+      // 2^31 - 1 blocks, more than any rank's cells), since its live state
+      // across the functor costs registers.
       template <typename F>
       __global__ void team_kernel(const F            f,
                                   const unsigned int n_teams,
@@ -204,14 +215,46 @@ namespace dealii
                                   const unsigned int scratch_stride)
       {
         extern __shared__ __align__(16) unsigned char team_scratch[];
-        const unsigned int                            g = threadIdx.z / shape.z;
-        const unsigned int team   = blockIdx.x * (blockDim.z / shape.z) + g;
+        const unsigned int                            size = shape.size();
+        const unsigned int                            g    = threadIdx.x / size;
+        const unsigned int team   = blockIdx.x * (blockDim.x / size) + g;
         const bool         active = team < n_teams;
         f(TeamMember(active ? team : n_teams - 1,
                      shape,
                      team_scratch + g * scratch_stride,
                      active,
-                     g * shape.z));
+                     threadIdx.x - g * size));
+      }
+
+      // Teams of at most 32 threads: 32 / size of them in each warp, never
+      // across two, so that their barriers are warp barriers. A warp
+      // barrier leaves the other warps of the block running (block
+      // barriers made 27-thread teams that straddle two warps wait for
+      // each other).
+      template <typename F>
+      __global__ void warp_team_kernel(const F            f,
+                                       const unsigned int n_teams,
+                                       const TeamShape    shape,
+                                       const unsigned int scratch_stride)
+      {
+        extern __shared__ __align__(16) unsigned char team_scratch[];
+        const unsigned int                            size     = shape.size();
+        const unsigned int                            per_warp = 32 / size;
+        const unsigned int                            lane = threadIdx.x % 32;
+        const unsigned int                            warp = threadIdx.x / 32;
+        // Lanes past the last full team pad the warp: inactive, with the
+        // last team's slot.
+        const unsigned int sub  = min(lane / size, per_warp - 1);
+        const unsigned int slot = warp * per_warp + sub;
+        const unsigned int team =
+            blockIdx.x * (blockDim.x / 32) * per_warp + slot;
+        const bool active = lane < per_warp * size && team < n_teams;
+        f(TeamMember(team < n_teams ? team : n_teams - 1,
+                     shape,
+                     team_scratch + slot * scratch_stride,
+                     active,
+                     lane - sub * size,
+                     true));
       }
 
       // One team per block. Written as a grid-stride loop: ptxas gives the
@@ -225,7 +268,7 @@ namespace dealii
         extern __shared__ __align__(16) unsigned char team_scratch[];
         for (unsigned int team = blockIdx.x; team < n_teams; team += gridDim.x)
         {
-          f(TeamMember(team, shape, team_scratch));
+          f(TeamMember(team, shape, team_scratch, true, threadIdx.x));
           if (team + gridDim.x < n_teams)
             __syncthreads();
         }
@@ -306,16 +349,28 @@ namespace dealii
 #endif
     } // namespace internal
 
+    namespace internal
+    {
+      // Teams of @p shape packed into one warp; 0 for teams larger than a
+      // warp.
+      inline unsigned int teams_per_warp(const TeamShape &shape)
+      {
+        return shape.size() <= 32 ? 32 / shape.size() : 0;
+      }
+    } // namespace internal
+
     /**
      * Run the team functor @p f for teams 0, ..., n_teams - 1, each with
      * @p shape threads and @p scratch_bytes of team scratch memory.
      * f is called as f(const TeamMember &) and must be callable on host and
      * device (DEAL_II_GPU_HOST_DEVICE). @p name appears in error messages.
      *
-     * On CUDA, @p teams_per_block teams share one thread block (stacked in
-     * z), which keeps small teams from leaving the multiprocessors idle.
-     * Their barriers are then block-wide: a functor must pass the same
-     * barriers whatever its team index is (branch with barrier_or()).
+     * On CUDA, @p teams_per_block teams share one thread block, which keeps
+     * small teams from leaving the multiprocessors idle. Teams of at most 32
+     * threads are then packed into warps (32 / size a warp, rounded up to
+     * whole warps), and their barriers are warp barriers; larger teams use
+     * block barriers. Either way a functor must pass the same barriers
+     * whatever its team index is (branch with barrier_or()).
      */
     template <typename F>
     void parallel_for_teams(const char        *name,
@@ -327,16 +382,39 @@ namespace dealii
     {
       if (n_teams == 0)
         return;
-      internal::check_team_launch(name, shape, scratch_bytes, teams_per_block);
+      const unsigned int per_warp = internal::teams_per_warp(shape);
+      // Warp-packed launch: teams_per_block rounded up to whole warps.
+      const unsigned int n_warps =
+          teams_per_block > 1 && per_warp > 0
+              ? (teams_per_block + per_warp - 1) / per_warp
+              : 0;
+      const std::size_t stride = (scratch_bytes + 15) / 16 * 16;
+      // A warp of packed teams is checked as one 32-thread team.
+      internal::check_team_launch(name,
+                                  n_warps > 0 ? TeamShape{32, 1, 1} : shape,
+                                  n_warps > 0 ? stride * per_warp
+                                              : scratch_bytes,
+                                  n_warps > 0 ? n_warps : teams_per_block);
       if (Device::backend() == Backend::cuda)
       {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-        const std::size_t  stride   = (scratch_bytes + 15) / 16 * 16;
-        const std::size_t  bytes    = stride * teams_per_block;
-        const unsigned int n_blocks = (n_teams - 1) / teams_per_block + 1;
+        const unsigned int teams_in_block =
+            n_warps > 0 ? n_warps * per_warp : teams_per_block;
+        const std::size_t  bytes    = stride * teams_in_block;
+        const unsigned int n_blocks = (n_teams - 1) / teams_in_block + 1;
         AssertThrow(n_blocks <= 2147483647u,
                     ExcMessage(std::string(name) + ": too many teams"));
-        if (teams_per_block == 1)
+        if (n_warps > 0)
+        {
+          if (bytes > 48 * 1024)
+            DEAL_II_GPU_CUDA_CHECK(cudaFuncSetAttribute(
+                internal::warp_team_kernel<F>,
+                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                static_cast<int>(bytes)));
+          internal::warp_team_kernel<F><<<n_blocks, 32 * n_warps, bytes>>>(
+              f, n_teams, shape, static_cast<unsigned int>(stride));
+        }
+        else if (teams_per_block == 1)
         {
           if (bytes > 48 * 1024)
             DEAL_II_GPU_CUDA_CHECK(cudaFuncSetAttribute(
@@ -344,8 +422,7 @@ namespace dealii
                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                 static_cast<int>(bytes)));
           internal::single_team_kernel<F>
-              <<<n_blocks, dim3(shape.x, shape.y, shape.z), bytes>>>(
-                  f, n_teams, shape);
+              <<<n_blocks, shape.size(), bytes>>>(f, n_teams, shape);
         }
         else
         {
@@ -355,9 +432,8 @@ namespace dealii
                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                 static_cast<int>(bytes)));
           internal::team_kernel<F>
-              <<<n_blocks,
-                 dim3(shape.x, shape.y, shape.z * teams_per_block),
-                 bytes>>>(f, n_teams, shape, static_cast<unsigned int>(stride));
+              <<<n_blocks, shape.size() * teams_per_block, bytes>>>(
+                  f, n_teams, shape, static_cast<unsigned int>(stride));
         }
         DEAL_II_GPU_CHECK_LAUNCH(name);
 #else

@@ -202,7 +202,9 @@ namespace dealii
         unsigned int mg_level;
         /** Cells per CUDA thread block (one thread per quadrature point
          *  each); 0 picks at least 64 threads per block (3D: 8 cells for
-         *  Q1, 2 for Q2, 1 from Q3 on). No effect on the host backend. */
+         *  Q1, 2 for Q2, 1 from Q3 on). Cells of at most 32 points are
+         *  packed into warps (32 / points a warp), so more than one is
+         *  rounded up to whole warps. No effect on the host backend. */
         unsigned int cells_per_block;
         /** With several ranks: run the cells that touch no ghost DoF while
          *  the ghost values of src arrive and while dst's ghost
