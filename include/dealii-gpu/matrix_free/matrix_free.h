@@ -102,9 +102,9 @@ namespace dealii
     /**
      * How the cell geometry is kept on the device. Measured on an H100
      * (doc/benchmarks.md): points hold about a third of the data per DoF
-     * (3D: Q2 140 instead of 408 bytes, so problems 2.9x larger fit) but
-     * the cell kernel runs 35-40 % slower, because computing the Jacobians
-     * costs shared-memory traffic and occupancy.
+     * (3D: Q2 140 instead of 408 bytes, so problems 2.9x larger fit) and
+     * run at 1.03-1.07x the stored-Jacobian speed at Q2-Q3, 0.57-0.88x at
+     * Q4-Q8 (the kernel computes each point's Jacobian).
      */
     enum class GeometryStorage
     {
@@ -122,8 +122,8 @@ namespace dealii
        *  quadrature points, then goes on as with points. The least memory
        *  (3D Q2 on an H100, doc/benchmarks.md: 70 bytes per DoF with the
        *  coefficient computed in the kernel, against 140 with points and
-       *  408 with stored Jacobians); runs at 0.63-0.75 of the points speed
-       *  from Q2 on.
+       *  408 with stored Jacobians); runs at 0.67-0.75 of the points speed
+       *  at Q1-Q4.
        *  Needs MappingQ(p) (or MappingCartesian) with p <= fe_degree, so
        *  that FE_Q(fe_degree) represents the mapping exactly, and a
        *  mapping continuous between cells (checked). Coefficients are then
@@ -159,7 +159,7 @@ namespace dealii
      * (AdditionalData::overlap_communication_computation, on by default).
      * The geometry is kept as inverse Jacobians and JxW per quadrature
      * point, or, with GeometryStorage::points, as the quadrature points
-     * alone (2.9x less memory, slower; see GeometryStorage), or, with
+     * alone (2.9x less memory; see GeometryStorage), or, with
      * GeometryStorage::field, as the mapping's values at the DoF nodes
      * shared between cells (the least memory). Operators of
      * the form (a grad u, grad v) can instead merge coefficient and
