@@ -55,6 +55,8 @@ namespace dealii
 #endif
       }
 
+#ifdef DEAL_II_GPU_WITH_CUDA
+      // Picks the device of a rank: ranks of one node spread over its GPUs.
       int node_local_rank(const MPI_Comm &communicator)
       {
         int initialized = 0;
@@ -69,6 +71,7 @@ namespace dealii
         MPI_Comm_free(&node_comm);
         return rank;
       }
+#endif
 
       void select_backend(const Backend backend, const MPI_Comm &communicator)
       {
