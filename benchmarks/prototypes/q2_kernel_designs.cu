@@ -1,4 +1,5 @@
-// Q2 (3D) Laplace cell kernels in three thread layouts, on a curved
+// Q2 (3D) Laplace cell kernels in four thread layouts (one thread per
+// point, per column of points, per column with shuffles, per cell), on a curved
 // structured mesh, against cuSPARSE in the same run: which layout can reach
 // the issue's Q2 target (4x cuSPARSE) before one is built into
 // GPU::FEEvaluation. Standalone prototype (CUDA only, no deal.II); every
@@ -320,6 +321,13 @@ struct DeviceData
   const unsigned int *geometry_indices; // separate array, as in the module
   const double       *points;
   const double       *field;
+  // Entry-major copies for the "cell" layout: dofs_t[v * n_cells + cell],
+  // points_t[(d * 27 + q) * n_cells + cell], tensor_t[(s * 27 + q) *
+  // n_cells + cell] with s = 00, 01, 02, 11, 12, 22.
+  const unsigned int *dofs_t;
+  const double       *points_t;
+  const double       *tensor_t;
+  const double       *tensor_c; // cell-major: [cell * 162 + s * 27 + q]
 };
 
 // Shape values and collocation derivatives for the thread-dependent
@@ -786,6 +794,217 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
   }
 }
 
+// ---------------------------------------------------------------------------
+// Layout "cell": one thread per cell. All 27 values of a field stay in the
+// thread's registers, every pass is register arithmetic with compile-time
+// coefficients: no shared memory and no barriers. Per-cell data are stored
+// entry-major ([entry][cell]) so that a warp's loads of one entry coalesce.
+enum class CellGeometry
+{
+  points,       // quadrature points, coefficient and Jacobian in the kernel
+  field,        // mapping field at the nodes, interpolated in the kernel
+  tensor,       // merged J^-1 J^-T det(J) w / denominator, 6 words a point
+  points_reload // points, but the coordinates a point needs are loaded
+                // again for each point (L1 hits) instead of held
+};
+
+// A load the compiler may neither merge with another nor hoist: the
+// coordinates are read again where they are needed, not kept in registers.
+__device__ __forceinline__ double
+load_again(const double *p)
+{
+  double v;
+  asm volatile("ld.global.nc.f64 %0, [%1];" : "=d"(v) : "l"(p));
+  return v;
+}
+
+template <bool derivative>
+__host__ __device__ constexpr double
+matrix_1d(const int row, const int m)
+{
+  return derivative ? colloc(row, m) : shape(row, m);
+}
+
+// In-place pass over a cell's 27 registers in direction dir (stride 1, 3,
+// 9): v(row) = sum_m M(row, m) v(m), or with M transposed.
+template <int dir, bool derivative, bool transpose>
+__device__ __forceinline__ void
+cell_pass(double v[27])
+{
+  constexpr int stride = dir == 0 ? 1 : dir == 1 ? 3 : 9;
+#pragma unroll
+  for (int line = 0; line < 9; ++line)
+  {
+    const int    a = line % 3, b = line / 3;
+    const int    base  = dir == 0   ? 3 * a + 9 * b
+                         : dir == 1 ? a + 9 * b
+                                    : a + 3 * b;
+    const double in[3] = {v[base], v[base + stride], v[base + 2 * stride]};
+#pragma unroll
+    for (int r = 0; r < 3; ++r)
+    {
+      double s = 0;
+#pragma unroll
+      for (int m = 0; m < 3; ++m)
+        s += (transpose ? matrix_1d<derivative>(m, r)
+                        : matrix_1d<derivative>(r, m)) *
+             in[m];
+      v[base + r * stride] = s;
+    }
+  }
+}
+
+// Reference derivative in direction e at point (i, j, k) of values v at
+// the Gauss points (collocation).
+template <int e>
+__device__ __forceinline__ double
+cell_derivative(const double v[27], const int i, const int j, const int k)
+{
+  const int q      = i + 3 * j + 9 * k;
+  const int row    = e == 0 ? i : e == 1 ? j : k;
+  const int stride = e == 0 ? 1 : e == 1 ? 3 : 9;
+  const int first  = q - row * stride;
+  return colloc(row, 0) * v[first] + colloc(row, 1) * v[first + stride] +
+         colloc(row, 2) * v[first + 2 * stride];
+}
+
+// CELL_MAJOR: read the per-cell data in the layout of GPU::MatrixFree (each
+// cell's entries contiguous), so that a warp's load of one entry touches 32
+// lines, instead of entry-major.
+template <CellGeometry G, int BS, int MINB, bool CELL_MAJOR = false>
+__global__ void
+__launch_bounds__(BS, MINB)
+    cell_kernel(const DeviceData d, const double *src, double *dst)
+{
+  const unsigned int cell = blockIdx.x * BS + threadIdx.x;
+  if (cell >= d.n_cells)
+    return;
+  const unsigned int n = d.n_cells;
+  // Entry e of this cell in an array of `per_cell` entries a cell.
+  const auto at =
+      [&](const auto *a, const auto *a_t, const int per_cell, const int e)
+  {
+    return CELL_MAJOR ? __ldg(a + std::size_t(cell) * per_cell + e)
+                      : __ldg(a_t + e * std::size_t(n) + cell);
+  };
+  double u[27];
+#pragma unroll
+  for (int v = 0; v < 27; ++v)
+    u[v] = __ldg(src + at(d.dofs, d.dofs_t, 27, v));
+  double X[G == CellGeometry::tensor ? 1 : 3][27];
+  if constexpr (G == CellGeometry::points)
+  {
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+#pragma unroll
+      for (int q = 0; q < 27; ++q)
+        X[c][q] = at(d.points, d.points_t, 81, c * 27 + q);
+  }
+  else if constexpr (G == CellGeometry::field)
+  {
+#pragma unroll
+    for (int v = 0; v < 27; ++v)
+    {
+      const double *x = d.field + 3 * std::size_t(at(d.dofs, d.dofs_t, 27, v));
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+        X[c][v] = __ldg(x + c);
+    }
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+    {
+      cell_pass<0, false, false>(X[c]);
+      cell_pass<1, false, false>(X[c]);
+      cell_pass<2, false, false>(X[c]);
+    }
+  }
+  cell_pass<0, false, false>(u);
+  cell_pass<1, false, false>(u);
+  cell_pass<2, false, false>(u);
+  double r[27];
+#pragma unroll
+  for (int q = 0; q < 27; ++q)
+    r[q] = 0;
+#pragma unroll
+  for (int q = 0; q < 27; ++q)
+  {
+    const int    i = q % 3, j = q / 3 % 3, k = q / 9;
+    const double g[3] = {cell_derivative<0>(u, i, j, k),
+                         cell_derivative<1>(u, i, j, k),
+                         cell_derivative<2>(u, i, j, k)};
+    double       f[3];
+    if constexpr (G == CellGeometry::tensor)
+    {
+      double T[6];
+#pragma unroll
+      for (int s = 0; s < 6; ++s)
+        T[s] = at(d.tensor_c, d.tensor_t, 162, s * 27 + q);
+      f[0] = T[0] * g[0] + T[1] * g[1] + T[2] * g[2];
+      f[1] = T[1] * g[0] + T[3] * g[1] + T[4] * g[2];
+      f[2] = T[2] * g[0] + T[4] * g[1] + T[5] * g[2];
+    }
+    else if constexpr (G == CellGeometry::points_reload)
+    {
+      const int qi[3] = {i, j, k}, stride[3] = {1, 3, 9};
+      double    J[3][3], x[3];
+#pragma unroll
+      for (int e = 0; e < 3; ++e)
+      {
+        const int first = q - qi[e] * stride[e];
+#pragma unroll
+        for (int c = 0; c < 3; ++c)
+        {
+          double line[3];
+#pragma unroll
+          for (int l = 0; l < 3; ++l)
+            line[l] = load_again(
+                d.points_t + (c * 27 + first + l * stride[e]) * std::size_t(n) +
+                cell);
+          J[c][e] = colloc(qi[e], 0) * line[0] + colloc(qi[e], 1) * line[1] +
+                    colloc(qi[e], 2) * line[2];
+          if (e == 0)
+            x[c] = line[i];
+        }
+      }
+      point_flux(J,
+                 g,
+                 weight(i) * weight(j) * weight(k),
+                 coefficient_denominator(x[0], x[1], x[2]),
+                 f);
+    }
+    else
+    {
+      double J[3][3];
+#pragma unroll
+      for (int c = 0; c < 3; ++c)
+      {
+        J[c][0] = cell_derivative<0>(X[c], i, j, k);
+        J[c][1] = cell_derivative<1>(X[c], i, j, k);
+        J[c][2] = cell_derivative<2>(X[c], i, j, k);
+      }
+      point_flux(J,
+                 g,
+                 weight(i) * weight(j) * weight(k),
+                 coefficient_denominator(X[0][q], X[1][q], X[2][q]),
+                 f);
+    }
+    // Test with the gradient: the transposed collocation derivatives.
+#pragma unroll
+    for (int m = 0; m < 3; ++m)
+    {
+      r[m + 3 * j + 9 * k] += colloc(i, m) * f[0];
+      r[i + 3 * m + 9 * k] += colloc(j, m) * f[1];
+      r[i + 3 * j + 9 * m] += colloc(k, m) * f[2];
+    }
+  }
+  cell_pass<2, false, true>(r);
+  cell_pass<1, false, true>(r);
+  cell_pass<0, false, true>(r);
+#pragma unroll
+  for (int v = 0; v < 27; ++v)
+    atomicAdd(dst + at(d.dofs, d.dofs_t, 27, v), r[v]);
+}
+
 __global__ void
 copy_kernel(const double *src, double *dst, const std::size_t n)
 {
@@ -833,6 +1052,82 @@ to_device(const std::vector<T> &v)
   return p;
 }
 
+// Device copies of a mesh's data, with the entry-major arrays of the cell
+// layout and the merged tensor computed here from the points (collocation
+// derivatives are exact for the Q2 map).
+DeviceData
+upload(const Mesh &m)
+{
+  const std::size_t         n = std::size_t(m.n) * m.n * m.n;
+  std::vector<unsigned int> dofs_t(n * 27);
+  std::vector<double> points_t(n * 81), tensor_t(n * 162), tensor_c(n * 162);
+  for (std::size_t cell = 0; cell < n; ++cell)
+  {
+    for (int v = 0; v < 27; ++v)
+      dofs_t[v * n + cell] = m.cell_dofs[cell * 27 + v];
+    for (int e = 0; e < 81; ++e)
+      points_t[e * n + cell] = m.points[cell * 81 + e];
+    const double *x = &m.points[cell * 81];
+    for (int q = 0; q < 27; ++q)
+    {
+      const int qi[3] = {q % 3, q / 3 % 3, q / 9}, stride[3] = {1, 3, 9};
+      double    J[3][3];
+      for (int c = 0; c < 3; ++c)
+        for (int e = 0; e < 3; ++e)
+        {
+          const int first = q - qi[e] * stride[e];
+          J[c][e]         = 0;
+          for (int l = 0; l < 3; ++l)
+            J[c][e] += colloc(qi[e], l) * x[c * 27 + first + l * stride[e]];
+        }
+      // T = adj adj^T w / (det denominator): the flux of point_flux is T g.
+      double T[3][3];
+      for (int col = 0; col < 3; ++col)
+      {
+        const double g[3] = {
+            double(col == 0), double(col == 1), double(col == 2)};
+        double f[3];
+        point_flux(J,
+                   g,
+                   weight(qi[0]) * weight(qi[1]) * weight(qi[2]),
+                   coefficient_denominator(x[q], x[27 + q], x[54 + q]),
+                   f);
+        for (int row = 0; row < 3; ++row)
+          T[row][col] = f[row];
+      }
+      const double sym[6] = {
+          T[0][0], T[0][1], T[0][2], T[1][1], T[1][2], T[2][2]};
+      for (int c = 0; c < 6; ++c)
+      {
+        tensor_t[(c * 27 + q) * n + cell] = sym[c];
+        tensor_c[cell * 162 + c * 27 + q] = sym[c];
+      }
+    }
+  }
+  return DeviceData{unsigned(n),
+                    to_device(m.cell_dofs),
+                    to_device(m.cell_dofs),
+                    to_device(m.points),
+                    to_device(m.field),
+                    to_device(dofs_t),
+                    to_device(points_t),
+                    to_device(tensor_t),
+                    to_device(tensor_c)};
+}
+
+void
+release(const DeviceData &d)
+{
+  CHECK(cudaFree((void *)d.dofs));
+  CHECK(cudaFree((void *)d.geometry_indices));
+  CHECK(cudaFree((void *)d.points));
+  CHECK(cudaFree((void *)d.field));
+  CHECK(cudaFree((void *)d.dofs_t));
+  CHECK(cudaFree((void *)d.points_t));
+  CHECK(cudaFree((void *)d.tensor_t));
+  CHECK(cudaFree((void *)d.tensor_c));
+}
+
 struct Kernel
 {
   const char *name;
@@ -860,6 +1155,14 @@ launch_column(const DeviceData &d, const double *s, double *t)
   const unsigned int warps = (d.n_cells + 2) / 3;
   column_kernel<FIELD, WPB, MINB>
       <<<(warps + WPB - 1) / WPB, 32 * WPB>>>(d, s, t);
+}
+
+template <CellGeometry G, int BS, int MINB = 1, bool CELL_MAJOR = false>
+void
+launch_cell(const DeviceData &d, const double *s, double *t)
+{
+  cell_kernel<G, BS, MINB, CELL_MAJOR>
+      <<<(d.n_cells + BS - 1) / BS, BS>>>(d, s, t);
 }
 
 // Q2 sparsity of the structured mesh: node a couples with the nodes of the
@@ -939,18 +1242,34 @@ main(int argc, char **argv)
       {"shuffle-points-4w", launch_shuffle<false, 4>},
       {"shuffle-points-4w-r80", launch_shuffle<false, 4, 6>},
       {"shuffle-field-4w", launch_shuffle<true, 4>},
-      {"shuffle-field-4w-r80", launch_shuffle<true, 4, 6>}};
+      {"shuffle-field-4w-r80", launch_shuffle<true, 4, 6>},
+      {"cell-points-128", launch_cell<CellGeometry::points, 128>},
+      {"cell-points-128-r168", launch_cell<CellGeometry::points, 128, 3>},
+      {"cell-points-128-r128", launch_cell<CellGeometry::points, 128, 4>},
+      {"cell-field-128", launch_cell<CellGeometry::field, 128>},
+      {"cell-field-128-r168", launch_cell<CellGeometry::field, 128, 3>},
+      {"cell-tensor-128", launch_cell<CellGeometry::tensor, 128>},
+      {"cell-points-128-cellmajor",
+       launch_cell<CellGeometry::points, 128, 1, true>},
+      {"cell-field-128-cellmajor",
+       launch_cell<CellGeometry::field, 128, 1, true>},
+      {"cell-tensor-128-cellmajor",
+       launch_cell<CellGeometry::tensor, 128, 1, true>},
+      {"cell-tensor-128-r168", launch_cell<CellGeometry::tensor, 128, 3>},
+      {"cell-tensor-128-r128", launch_cell<CellGeometry::tensor, 128, 4>},
+      {"cell-tensor-128-r96", launch_cell<CellGeometry::tensor, 128, 5>},
+      {"cell-points-reload-128", launch_cell<CellGeometry::points_reload, 128>},
+      {"cell-points-reload-128-r168",
+       launch_cell<CellGeometry::points_reload, 128, 3>},
+      {"cell-points-reload-128-r128",
+       launch_cell<CellGeometry::points_reload, 128, 4>}};
 
   if (profile)
   {
     const Mesh        m      = mesh(n_max);
     const std::size_t n_dofs = std::size_t(m.N) * m.N * m.N;
-    DeviceData        d{unsigned(std::size_t(n_max) * n_max * n_max),
-                 to_device(m.cell_dofs),
-                 to_device(m.cell_dofs),
-                 to_device(m.points),
-                 to_device(m.field)};
-    double           *s = to_device(std::vector<double>(n_dofs, 1.)), *t;
+    const DeviceData  d      = upload(m);
+    double           *s      = to_device(std::vector<double>(n_dofs, 1.)), *t;
     CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
     for (const auto &k : kernels)
     {
@@ -973,12 +1292,8 @@ main(int argc, char **argv)
     double ref_norm = 0;
     for (const double v : ref)
       ref_norm = std::max(ref_norm, std::abs(v));
-    DeviceData d{unsigned(m.n * m.n * m.n),
-                 to_device(m.cell_dofs),
-                 to_device(m.cell_dofs),
-                 to_device(m.points),
-                 to_device(m.field)};
-    double    *s = to_device(src), *t;
+    const DeviceData d = upload(m);
+    double          *s = to_device(src), *t;
     CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
     for (const auto &k : kernels)
     {
@@ -1035,12 +1350,8 @@ main(int argc, char **argv)
     std::vector<double> src(n_dofs, 1.);
     for (std::size_t i = 0; i < n_dofs; ++i)
       src[i] = std::sin(0.001 * i);
-    DeviceData d{unsigned(n_cells),
-                 to_device(m.cell_dofs),
-                 to_device(m.cell_dofs),
-                 to_device(m.points),
-                 to_device(m.field)};
-    double    *s = to_device(src), *t;
+    const DeviceData d = upload(m);
+    double          *s = to_device(src), *t;
     CHECK(cudaMalloc(&t, sizeof(double) * n_dofs));
     const int reps = n_dofs < 1e6 ? 100 : 20;
     auto      row  = [&](const char *name, const double sec, const double bytes)
@@ -1073,10 +1384,13 @@ main(int argc, char **argv)
           },
           reps);
       const bool field = std::string(k.name).find("field") != std::string::npos;
+      const bool tensor =
+          std::string(k.name).find("tensor") != std::string::npos;
       // indices, src, dst read and written, geometry
-      const double bytes =
-          n_cells * 27. * 4 + n_dofs * 24. +
-          (field ? n_cells * 27. * 4 + n_dofs * 24. : n_cells * 81. * 8);
+      const double bytes = n_cells * 27. * 4 + n_dofs * 24. +
+                           (field    ? n_cells * 27. * 4 + n_dofs * 24.
+                            : tensor ? n_cells * 162. * 8
+                                     : n_cells * 81. * 8);
       row(k.name, ms * 1e-3, bytes);
     }
     {
@@ -1149,10 +1463,7 @@ main(int argc, char **argv)
       CHECK(cudaFree(d_cols));
       CHECK(cudaFree(d_vals));
     }
-    CHECK(cudaFree((void *)d.dofs));
-    CHECK(cudaFree((void *)d.geometry_indices));
-    CHECK(cudaFree((void *)d.points));
-    CHECK(cudaFree((void *)d.field));
+    release(d);
     CHECK(cudaFree(s));
     CHECK(cudaFree(t));
   }
