@@ -797,8 +797,9 @@ __global__ void __launch_bounds__(32 * WPB, MINB)
 // ---------------------------------------------------------------------------
 // Layout "cell": one thread per cell. All 27 values of a field stay in the
 // thread's registers, every pass is register arithmetic with compile-time
-// coefficients: no shared memory and no barriers. Per-cell data are stored
-// entry-major ([entry][cell]) so that a warp's loads of one entry coalesce.
+// coefficients: no shared memory and no barriers. Per-cell data are read
+// entry-major ([entry][cell], a warp's loads of one entry coalesce) or,
+// with CELL_MAJOR, in the module's cell-major layout.
 enum class CellGeometry
 {
   points,       // quadrature points, coefficient and Jacobian in the kernel
@@ -868,9 +869,8 @@ cell_derivative(const double v[27], const int i, const int j, const int k)
          colloc(row, 2) * v[first + 2 * stride];
 }
 
-// CELL_MAJOR: read the per-cell data in the layout of GPU::MatrixFree (each
-// cell's entries contiguous), so that a warp's load of one entry touches 32
-// lines, instead of entry-major.
+// CELL_MAJOR: each cell's entries contiguous, as GPU::MatrixFree stores
+// them; a warp's load of one entry then touches 32 cache lines.
 template <CellGeometry G, int BS, int MINB, bool CELL_MAJOR = false>
 __global__ void
 __launch_bounds__(BS, MINB)
