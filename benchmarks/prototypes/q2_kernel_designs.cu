@@ -4,7 +4,8 @@
 // the issue's Q2 target (4x cuSPARSE) before one is built into
 // GPU::FEEvaluation. Standalone prototype (CUDA only, no deal.II); every
 // kernel is checked against a direct CPU evaluation on a small mesh.
-//   q2_kernel_designs [n_max [run|profile [hierarchical]]]
+//   q2_kernel_designs [n_max [run|profile [lexicographic|hierarchical|
+//                                          morton|interleaved]]]
 // prints a table and writes q2_kernel_designs.csv.
 #include <cuda_runtime.h>
 
@@ -210,11 +211,10 @@ make_mesh(const int n)
   return m;
 }
 
-// The numbering deal.II gives a refined coarse mesh: cells in hierarchical
-// (Morton) order, DoFs numbered as the cells first touch them. Gathers
-// then have less locality than with lexicographic numbering.
+// Cells in hierarchical (Morton) order, as deal.II iterates over a refined
+// coarse cell; DoF numbers unchanged.
 void
-renumber_hierarchically(Mesh &m)
+order_cells_hierarchically(Mesh &m)
 {
   const std::size_t n_cells = std::size_t(m.n) * m.n * m.n;
   auto              morton  = [&](const std::size_t cell)
@@ -235,31 +235,55 @@ renumber_hierarchically(Mesh &m)
             order.end(),
             [&](const std::size_t a, const std::size_t b)
             { return morton(a) < morton(b); });
-  const unsigned int        unset = ~0u;
-  std::vector<unsigned int> new_index(m.field.size() / 3, unset);
   std::vector<unsigned int> dofs(m.cell_dofs.size());
-  std::vector<double>       field(m.field.size()), points(m.points.size());
-  unsigned int              next = 0;
+  std::vector<double>       points(m.points.size());
   for (std::size_t c = 0; c < n_cells; ++c)
   {
-    for (int v = 0; v < 27; ++v)
-    {
-      const unsigned int old = m.cell_dofs[order[c] * 27 + v];
-      if (new_index[old] == unset)
-      {
-        new_index[old] = next++;
-        for (int d = 0; d < 3; ++d)
-          field[std::size_t(new_index[old]) * 3 + d] = m.field[old * 3 + d];
-      }
-      dofs[c * 27 + v] = new_index[old];
-    }
+    std::copy_n(&m.cell_dofs[order[c] * 27], 27, &dofs[c * 27]);
     std::copy_n(&m.points[order[c] * 81], 81, &points[c * 81]);
   }
+  m.cell_dofs.swap(dofs);
+  m.points.swap(points);
+}
+
+// DoFs renumbered in the order the cells touch them. group == 1: cell by
+// cell, as deal.II numbers them (with hierarchical cells: deal.II's
+// numbering). group == 32: a warp's cells at a time, each cell position
+// in turn, so that the new DoFs a warp reads at one position of its cells
+// have consecutive numbers.
+void
+renumber_by_touch(Mesh &m, const unsigned int group)
+{
+  const std::size_t         n_cells = std::size_t(m.n) * m.n * m.n;
+  const unsigned int        unset   = ~0u;
+  std::vector<unsigned int> new_index(m.field.size() / 3, unset);
+  std::vector<double>       field(m.field.size());
+  unsigned int              next  = 0;
+  const auto                touch = [&](const std::size_t c, const int v)
+  {
+    const unsigned int old = m.cell_dofs[c * 27 + v];
+    if (new_index[old] != unset)
+      return;
+    new_index[old] = next++;
+    for (int d = 0; d < 3; ++d)
+      field[std::size_t(new_index[old]) * 3 + d] = m.field[old * 3 + d];
+  };
+  for (std::size_t first = 0; first < n_cells; first += group)
+  {
+    const std::size_t last = std::min<std::size_t>(first + group, n_cells);
+    if (group == 1)
+      for (int v = 0; v < 27; ++v)
+        touch(first, v);
+    else
+      for (int v = 0; v < 27; ++v)
+        for (std::size_t c = first; c < last; ++c)
+          touch(c, v);
+  }
+  for (auto &dof : m.cell_dofs)
+    dof = new_index[dof];
   for (auto &number : m.node_number)
     number = new_index[number];
-  m.cell_dofs.swap(dofs);
   m.field.swap(field);
-  m.points.swap(points);
 }
 
 // Direct evaluation (no sum factorization, nodal derivatives): reference.
@@ -1208,13 +1232,26 @@ main(int argc, char **argv)
   const int n_max = argc > 1 ? std::atoi(argv[1]) : 128;
   // "profile": one launch of each kernel at n_max, for ncu.
   const bool profile = argc > 2 && std::string(argv[2]) == "profile";
-  // "hierarchical": DoFs numbered as deal.II numbers a refined mesh.
-  const bool hierarchical = argc > 3 && std::string(argv[3]) == "hierarchical";
-  auto       mesh         = [&](const int n)
+  // Cell order and DoF numbering: "lexicographic" (both), "hierarchical"
+  // (as deal.II orders and numbers a refined coarse cell), "morton" (cells
+  // hierarchical, DoFs lexicographic), "interleaved" (cells hierarchical,
+  // DoFs numbered a warp's cells at a time, see renumber_by_touch).
+  const std::string numbering = argc > 3 ? argv[3] : "lexicographic";
+  if (numbering != "lexicographic" && numbering != "hierarchical" &&
+      numbering != "morton" && numbering != "interleaved")
+  {
+    std::fprintf(stderr, "unknown numbering %s\n", numbering.c_str());
+    return 1;
+  }
+  auto mesh = [&](const int n)
   {
     Mesh m = make_mesh(n);
-    if (hierarchical)
-      renumber_hierarchically(m);
+    if (numbering != "lexicographic")
+      order_cells_hierarchically(m);
+    if (numbering == "hierarchical")
+      renumber_by_touch(m, 1);
+    else if (numbering == "interleaved")
+      renumber_by_touch(m, 32);
     return m;
   };
   cudaDeviceProp prop;
@@ -1222,7 +1259,7 @@ main(int argc, char **argv)
   std::printf("device: %s, %d SMs, %s numbering\n",
               prop.name,
               prop.multiProcessorCount,
-              hierarchical ? "hierarchical" : "lexicographic");
+              numbering.c_str());
 
   const Kernel kernels[] = {
       {"point-1w", launch_point<1>},
