@@ -271,13 +271,9 @@ renumber_by_touch(Mesh &m, const unsigned int group)
   for (std::size_t first = 0; first < n_cells; first += group)
   {
     const std::size_t last = std::min<std::size_t>(first + group, n_cells);
-    if (group == 1)
-      for (int v = 0; v < 27; ++v)
-        touch(first, v);
-    else
-      for (int v = 0; v < 27; ++v)
-        for (std::size_t c = first; c < last; ++c)
-          touch(c, v);
+    for (int v = 0; v < 27; ++v)
+      for (std::size_t c = first; c < last; ++c)
+        touch(c, v);
   }
   for (auto &dof : m.cell_dofs)
     dof = new_index[dof];
