@@ -13,7 +13,9 @@
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/affine_constraints.h>
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <string>
 
 using namespace dealii;
 
@@ -191,6 +193,76 @@ TEST(MatrixFreeErrors, GeometryFromPointsNeedsLowDegreeMapping)
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::points);
   matrix_free.reinit(MappingQ<2>(3), dof_handler, constraints, QGauss<1>(4));
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::jacobians);
+}
+
+// One thread per cell: picked automatically for scalar 3D cells with the
+// mapping field (Q1, Q2) or the points (Q1) only, refused for cells with
+// more than 27 quadrature points, with the number in the message.
+TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<3>             dof_handler(tria);
+  AffineConstraints<double> constraints;
+  constraints.close();
+  using MF = GPU::MatrixFree<3, double>;
+  MF                 matrix_free;
+  MF::AdditionalData data;
+  for (const auto geometry : {MF::GeometryStorage::jacobians,
+                              MF::GeometryStorage::points,
+                              MF::GeometryStorage::field})
+    for (const unsigned int degree : {1u, 2u, 3u})
+    {
+      data.geometry = geometry;
+      dof_handler.distribute_dofs(FE_Q<3>(degree));
+      matrix_free.reinit(MappingQ<3>(1),
+                         dof_handler,
+                         constraints,
+                         QGauss<1>(degree + 1),
+                         data);
+      const bool expected =
+          (geometry == MF::GeometryStorage::field && degree <= 2) ||
+          (geometry == MF::GeometryStorage::points && degree == 1);
+      EXPECT_EQ(matrix_free.runs_thread_per_cell(), expected)
+          << degree << " " << int(geometry);
+      if (expected)
+      {
+        EXPECT_EQ(matrix_free.get_cells_per_block(), 128u);
+      }
+    }
+  data.geometry     = MF::GeometryStorage::jacobians;
+  data.cell_threads = MF::CellThreads::per_cell;
+  dof_handler.distribute_dofs(FE_Q<3>(2));
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_TRUE(matrix_free.runs_thread_per_cell());
+  data.cell_threads = MF::CellThreads::per_quadrature_point;
+  data.geometry     = MF::GeometryStorage::field;
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_FALSE(matrix_free.runs_thread_per_cell());
+  data.cell_threads = MF::CellThreads::per_cell;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(4), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  // deal.II wraps the message over lines.
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  message.erase(std::unique(message.begin(),
+                            message.end(),
+                            [](char a, char b)
+                            { return a == ' ' && b == ' '; }),
+                message.end());
+  EXPECT_NE(message.find("one thread per cell for 64 quadrature points"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("at most 27"), std::string::npos) << message;
 }
 
 // The merged diffusion tensor needs stored Jacobians: refused with points
