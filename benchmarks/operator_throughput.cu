@@ -136,7 +136,8 @@ struct Parameters
             Patterns::Selection("automatic|per quadrature point|per cell")),
         "CUDA thread layout of GPU::MatrixFree (AdditionalData::"
         "cell_threads), one row per geometry and entry; rows of a layout "
-        "other than automatic get -point or -cell appended");
+        "other than automatic get -point or -cell appended; per cell runs "
+        "only with points and field (3D, not compiled for the others)");
     prm.declare_entry(
         "DoF renumbering",
         "none",
@@ -176,6 +177,14 @@ struct Parameters
     output_file      = prm.get("Output file");
   }
 };
+
+// Whether a geometry row runs with a "Cell threads" entry: one thread per
+// cell needs the Jacobians computed in the kernel (points or field).
+bool
+per_cell_possible(const std::string &geometry, const std::string &threads)
+{
+  return threads != "per cell" || geometry == "points" || geometry == "field";
+}
 
 // The "Cell threads" entry as AdditionalData::cell_threads.
 GPU::CellThreads
@@ -326,6 +335,9 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       additional_data.overlap_communication_computation = param.overlap;
       additional_data.cells_per_block                   = param.cells_per_block;
       additional_data.cell_threads = cell_threads(param.cell_threads[0]);
+      // One thread per cell is compiled for the Jacobians from the points.
+      if (param.cell_threads[0] == "per cell")
+        additional_data.geometry = GPU::GeometryStorage::points;
       GPU::MatrixFree<dim, Number> layout;
       layout.reinit(mapping,
                     dof_handler,
@@ -398,16 +410,21 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
                 QGauss<1>(degree + 1),
                 additional_data);
     };
-    // GPU rows: every geometry with every thread layout.
+    // GPU rows: every geometry with every thread layout, except one
+    // thread per cell with stored Jacobians (not compiled).
     std::vector<std::pair<std::string, std::string>> variants;
     for (const auto &geometry : param.geometries)
       for (const auto &threads : param.cell_threads)
-        variants.emplace_back(geometry, threads);
+        if (per_cell_possible(geometry, threads))
+          variants.emplace_back(geometry, threads);
     GPU::MatrixFree<dim, Number> matrix_free;
+    const std::string            first_geometry =
+        param.geometries[0] == "tensor" ? "jacobians" : param.geometries[0];
     make_matrix_free(matrix_free,
-                     param.geometries[0] == "tensor" ? "jacobians"
-                                                     : param.geometries[0],
-                     param.cell_threads[0]);
+                     first_geometry,
+                     per_cell_possible(first_geometry, param.cell_threads[0])
+                         ? param.cell_threads[0]
+                         : "automatic");
     GPU::Array<Number> coefficients;
     if (needs_coefficients)
       matrix_free.evaluate_coefficient(

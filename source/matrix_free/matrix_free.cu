@@ -833,8 +833,15 @@ namespace dealii
       // Thread layout. One thread per cell keeps a small cell's data in
       // registers instead of passing it through shared memory.
       {
+        // Compiled only where it can be faster (see CellThreads): the
+        // per-cell kernels are large, and every cell functor would carry
+        // them into every program's build.
         const unsigned int n_points = Utilities::pow(n_q_1d, dim);
-        const bool         possible = n_points <= max_points_thread_per_cell;
+        const bool         from_points =
+            additional_data.geometry == GeometryStorage::points ||
+            additional_data.geometry == GeometryStorage::field;
+        const bool possible = dim == 3 && n_components == 1 && from_points &&
+                              n_points <= max_points_thread_per_cell;
         switch (additional_data.cell_threads)
         {
         case CellThreads::automatic:
@@ -842,10 +849,8 @@ namespace dealii
           // (doc/benchmarks.md): the mapping field at Q1 and Q2 (2.2-2.9x),
           // the points at Q1 (1.6x); slower for the other geometries.
           thread_per_cell =
-              possible && dim == 3 && n_components == 1 &&
-              (additional_data.geometry == GeometryStorage::field ||
-               (additional_data.geometry == GeometryStorage::points &&
-                n_points <= 8));
+              possible && (additional_data.geometry == GeometryStorage::field ||
+                           n_points <= 8);
           break;
         case CellThreads::per_quadrature_point:
           thread_per_cell = false;
@@ -853,10 +858,17 @@ namespace dealii
         case CellThreads::per_cell:
           AssertThrow(possible,
                       ExcNotSupportedByMatrixFree(
-                          "one thread per cell for " +
-                          std::to_string(n_points) +
-                          " quadrature points (supported: at most " +
-                          std::to_string(max_points_thread_per_cell) + ")"));
+                          "one thread per cell for " + std::to_string(dim) +
+                          "D, " + std::to_string(n_components) +
+                          " component(s), " + std::to_string(n_points) +
+                          " quadrature points and " +
+                          (from_points ? "the Jacobians computed in the "
+                                         "kernel"
+                                       : "stored Jacobians") +
+                          " (supported: 3D, one component, at most " +
+                          std::to_string(max_points_thread_per_cell) +
+                          " quadrature points, GeometryStorage::points or "
+                          "field)"));
           thread_per_cell = true;
           break;
         }

@@ -72,6 +72,6 @@ main(int argc, char **argv)
   // One thread per cell, and the DoFs renumbered for its reads.
   test<3, 2, 1, double>(
       true, false, 1, false, Geometry::field, GPU::CellThreads::per_cell, true);
-  test<3, 1, 1, double, true>(
-      true, true, 2, true, Geometry::jacobians, GPU::CellThreads::per_cell);
+  test<3, 1, 1, double>(
+      false, true, 2, true, Geometry::points, GPU::CellThreads::per_cell);
 }

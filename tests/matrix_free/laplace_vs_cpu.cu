@@ -89,13 +89,13 @@ main(int argc, char **argv)
       false, true, 2, Geometry::points, true, Threads::per_quadrature_point);
   test<3, 2, 1, double, true>(
       true, false, 1, Geometry::jacobians, true, Threads::per_quadrature_point);
-  test<2, 2, 1, double>(
-      true, false, 3, Geometry::jacobians, true, Threads::per_cell);
-  test<2, 4, 1, float>(true, true, 2, Geometry::field, true, Threads::per_cell);
-  test<3, 1, 3, double>(
-      false, false, 2, Geometry::points, false, Threads::per_cell);
-  test<3, 2, 3, double>(
-      true, false, 1, Geometry::field, true, Threads::per_cell);
+  // One thread per cell (compiled for scalar 3D cells of at most 27
+  // points with the Jacobians computed in the kernel).
+  test<3, 2, 1, float>(true, true, 2, Geometry::field, true, Threads::per_cell);
+  test<3, 1, 1, double>(
+      false, false, 2, Geometry::field, false, Threads::per_cell);
+  test<3, 2, 1, double>(
+      true, false, 1, Geometry::points, true, Threads::per_cell);
   // DoFs renumbered for the cell loop's reads
   // (GPU::DoFRenumbering::matrix_free_data_locality).
   test<3, 2, 1, double>(

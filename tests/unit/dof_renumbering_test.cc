@@ -31,6 +31,8 @@ namespace
     AffineConstraints<double> constraints;
     constraints.close();
     MF::AdditionalData data;
+    // One thread per cell needs the Jacobians computed in the kernel.
+    data.geometry     = MF::GeometryStorage::points;
     data.cell_threads = threads;
     matrix_free.reinit(
         MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);

@@ -7,6 +7,7 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_dgq.h>
 #include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/grid/grid_generator.h>
@@ -230,12 +231,18 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
         EXPECT_EQ(matrix_free.get_cells_per_block(), 128u);
       }
     }
-  data.geometry     = MF::GeometryStorage::jacobians;
+  data.geometry     = MF::GeometryStorage::points;
   data.cell_threads = MF::CellThreads::per_cell;
   dof_handler.distribute_dofs(FE_Q<3>(2));
   matrix_free.reinit(
       MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
   EXPECT_TRUE(matrix_free.runs_thread_per_cell());
+  // Not compiled for stored Jacobians.
+  data.geometry = MF::GeometryStorage::jacobians;
+  EXPECT_THROW(
+      matrix_free.reinit(
+          MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data),
+      GPU::ExcNotSupportedByMatrixFree);
   data.cell_threads = MF::CellThreads::per_quadrature_point;
   data.geometry     = MF::GeometryStorage::field;
   matrix_free.reinit(
@@ -259,10 +266,58 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
                             [](char a, char b)
                             { return a == ' ' && b == ' '; }),
                 message.end());
-  EXPECT_NE(message.find("one thread per cell for 64 quadrature points"),
-            std::string::npos)
-      << message;
+  EXPECT_NE(message.find("64 quadrature points"), std::string::npos) << message;
   EXPECT_NE(message.find("at most 27"), std::string::npos) << message;
+}
+
+// Nor for 2D or vector-valued cells, which it did not make faster.
+TEST(MatrixFreeErrors, ThreadPerCellOnlyForScalar3D)
+{
+  Triangulation<2> tria_2d;
+  GridGenerator::hyper_cube(tria_2d);
+  DoFHandler<2> dof_handler_2d(tria_2d);
+  dof_handler_2d.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  GPU::MatrixFree<2, double>                 matrix_free_2d;
+  GPU::MatrixFree<2, double>::AdditionalData data_2d;
+  data_2d.geometry     = GPU::GeometryStorage::field;
+  data_2d.cell_threads = GPU::CellThreads::per_cell;
+  EXPECT_THROW(
+      matrix_free_2d.reinit(
+          MappingQ<2>(1), dof_handler_2d, constraints, QGauss<1>(3), data_2d),
+      GPU::ExcNotSupportedByMatrixFree);
+
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<3> dof_handler(tria);
+  dof_handler.distribute_dofs(FESystem<3>(FE_Q<3>(1), 3));
+  GPU::MatrixFree<3, double>                 matrix_free;
+  GPU::MatrixFree<3, double>::AdditionalData data;
+  data.geometry     = GPU::GeometryStorage::field;
+  data.cell_threads = GPU::CellThreads::per_cell;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  message.erase(std::unique(message.begin(),
+                            message.end(),
+                            [](char a, char b)
+                            { return a == ' ' && b == ' '; }),
+                message.end());
+  EXPECT_NE(message.find("3 component(s)"), std::string::npos) << message;
+  // The automatic choice takes one thread per point there.
+  data.cell_threads = GPU::CellThreads::automatic;
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  EXPECT_FALSE(matrix_free.runs_thread_per_cell());
 }
 
 // The merged diffusion tensor needs stored Jacobians: refused with points

@@ -1001,11 +1001,14 @@ namespace dealii
                              cells_per_block);
       }
 
-      // Whether one thread per cell is compiled for a functor.
+      // Whether one thread per cell is compiled for a functor: for the cells
+      // reinit() allows it for (scalar 3D cells, few points; there, only
+      // the kernels with the Jacobians from the points).
       template <int dim, typename Functor>
       constexpr bool thread_per_cell_compiled()
       {
-        return power(Functor::n_q_points_1d, dim) <= max_points_thread_per_cell;
+        return dim == 3 && Functor::n_components == 1 &&
+               power(Functor::n_q_points_1d, dim) <= max_points_thread_per_cell;
       }
     } // namespace internal
 
@@ -1056,33 +1059,50 @@ namespace dealii
           return;
         const bool hanging = d.hanging_masks != nullptr;
         const bool points  = d.jacobians_from_points != 0;
-        const auto layout  = [&](auto per_cell_constant)
-        {
-          constexpr bool one = decltype(per_cell_constant)::value;
-          if (hanging && points)
-            internal::run_cells<true, true, one>(
-                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
-          else if (hanging)
-            internal::run_cells<true, false, one>(
-                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
-          else if (points)
-            internal::run_cells<false, true, one>(
-                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
-          else
-            internal::run_cells<false, false, one>(
-                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
-        };
         if constexpr (internal::thread_per_cell_compiled<dim, Functor>())
         {
           if (per_cell)
           {
-            layout(std::true_type());
+            // reinit() allows one thread per cell only with the Jacobians
+            // computed in the kernel.
+            Assert(points, ExcInternalError());
+            if (hanging)
+              internal::run_cells<true, true, true>(functor,
+                                                    d,
+                                                    begin,
+                                                    end,
+                                                    shape,
+                                                    scratch,
+                                                    cells_per_block,
+                                                    s,
+                                                    t);
+            else
+              internal::run_cells<false, true, true>(functor,
+                                                     d,
+                                                     begin,
+                                                     end,
+                                                     shape,
+                                                     scratch,
+                                                     cells_per_block,
+                                                     s,
+                                                     t);
             return;
           }
         }
-        // reinit() allows one thread per cell only for cells this small.
+        // reinit() allows one thread per cell only where it is compiled.
         Assert(!per_cell, ExcInternalError());
-        layout(std::false_type());
+        if (hanging && points)
+          internal::run_cells<true, true, false>(
+              functor, d, begin, end, shape, scratch, cells_per_block, s, t);
+        else if (hanging)
+          internal::run_cells<true, false, false>(
+              functor, d, begin, end, shape, scratch, cells_per_block, s, t);
+        else if (points)
+          internal::run_cells<false, true, false>(
+              functor, d, begin, end, shape, scratch, cells_per_block, s, t);
+        else
+          internal::run_cells<false, false, false>(
+              functor, d, begin, end, shape, scratch, cells_per_block, s, t);
       };
       // Phases: cells away from other ranks while src's ghosts arrive,
       // cells touching ghosts, then the rest while dst's ghost

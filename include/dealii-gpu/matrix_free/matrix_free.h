@@ -148,8 +148,10 @@ namespace dealii
       per_quadrature_point,
       /** One thread per cell, which does all of the cell's work with the
        *  cell's data in its registers: no shared memory and no barriers,
-       *  but as many registers as the data need. For cells of at most
-       *  max_points_thread_per_cell quadrature points. */
+       *  but as many registers as the data need. For scalar 3D cells of at
+       *  most max_points_thread_per_cell quadrature points whose Jacobians
+       *  are computed in the kernel (GeometryStorage::points or field):
+       *  only there is it compiled, since only there was it faster. */
       per_cell
     };
 
