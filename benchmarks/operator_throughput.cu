@@ -22,6 +22,7 @@
 // in the same run. The device memory each approach holds gives bytes per DoF
 // and so the largest problem that fits.
 #include <dealii-gpu/base/device.h>
+#include <dealii-gpu/dofs/dof_renumbering.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/operators/laplace_cell.h>
 
@@ -62,6 +63,8 @@ struct Parameters
   unsigned int cells_per_block  = 0;
   bool         overlap          = true;
   std::vector<std::string> geometries;
+  std::vector<std::string> cell_threads;
+  std::string              renumbering;
   std::vector<std::string> implementations;
   std::string              output_file;
 
@@ -108,7 +111,7 @@ struct Parameters
                       "graph coloring instead of atomic additions");
     prm.declare_entry("Cells per block",
                       "0",
-                      Patterns::Integer(0, 128),
+                      Patterns::Integer(0, 256),
                       "cells per CUDA thread block; 0: automatic");
     prm.declare_entry("Overlap communication",
                       "true",
@@ -126,6 +129,21 @@ struct Parameters
         "with A(x) computed in the kernel (LaplaceFunctionCell, gpu-field); "
         "the first, or stored Jacobians for tensor, is also used to "
         "assemble the cuSPARSE matrix");
+    prm.declare_entry(
+        "Cell threads",
+        "automatic",
+        Patterns::List(
+            Patterns::Selection("automatic|per quadrature point|per cell")),
+        "CUDA thread layout of GPU::MatrixFree (AdditionalData::"
+        "cell_threads), one row per geometry and entry; rows of a layout "
+        "other than automatic get -point or -cell appended; per cell runs "
+        "only with points and field (3D, not compiled for the others)");
+    prm.declare_entry(
+        "DoF renumbering",
+        "none",
+        Patterns::Selection("none|data locality"),
+        "data locality: GPU::DoFRenumbering::matrix_free_data_locality() "
+        "for the first entry of Cell threads, before every row");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -153,10 +171,30 @@ struct Parameters
     cells_per_block  = prm.get_integer("Cells per block");
     overlap          = prm.get_bool("Overlap communication");
     geometries       = Utilities::split_string_list(prm.get("Geometry"));
+    cell_threads     = Utilities::split_string_list(prm.get("Cell threads"));
+    renumbering      = prm.get("DoF renumbering");
     implementations  = Utilities::split_string_list(prm.get("Implementations"));
     output_file      = prm.get("Output file");
   }
 };
+
+// Whether a geometry row runs with a "Cell threads" entry: one thread per
+// cell needs the Jacobians computed in the kernel (points or field).
+bool
+per_cell_possible(const std::string &geometry, const std::string &threads)
+{
+  return threads != "per cell" || geometry == "points" || geometry == "field";
+}
+
+// The "Cell threads" entry as AdditionalData::cell_threads.
+GPU::CellThreads
+cell_threads(const std::string &entry)
+{
+  return entry == "per cell" ? GPU::CellThreads::per_cell
+         : entry == "per quadrature point"
+             ? GPU::CellThreads::per_quadrature_point
+             : GPU::CellThreads::automatic;
+}
 
 struct Row
 {
@@ -276,12 +314,39 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       break;
     if (dof_handler.n_dofs() < param.min_dofs)
       continue;
-    IndexSet relevant;
-    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-    AffineConstraints<double> constraints(relevant);
-    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-    DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
-    constraints.close();
+    AffineConstraints<double> constraints;
+    const auto                make_constraints = [&]
+    {
+      IndexSet relevant;
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+      constraints.clear();
+      constraints.reinit(relevant);
+      DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+      DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+      constraints.close();
+    };
+    make_constraints();
+    if (param.renumbering == "data locality")
+    {
+      // Number the DoFs in the order the first GPU row's cell loop reads
+      // them, then build the constraints again.
+      typename GPU::MatrixFree<dim, Number>::AdditionalData additional_data;
+      additional_data.use_coloring                      = param.coloring;
+      additional_data.overlap_communication_computation = param.overlap;
+      additional_data.cells_per_block                   = param.cells_per_block;
+      additional_data.cell_threads = cell_threads(param.cell_threads[0]);
+      // One thread per cell is compiled for the Jacobians from the points.
+      if (param.cell_threads[0] == "per cell")
+        additional_data.geometry = GPU::GeometryStorage::points;
+      GPU::MatrixFree<dim, Number> layout;
+      layout.reinit(mapping,
+                    dof_handler,
+                    constraints,
+                    QGauss<1>(degree + 1),
+                    additional_data);
+      GPU::DoFRenumbering::matrix_free_data_locality(dof_handler, layout);
+      make_constraints();
+    }
 
     const std::uint64_t n_cells = tria.n_global_active_cells();
     const std::uint64_t n_dofs  = dof_handler.n_dofs();
@@ -324,29 +389,42 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         std::any_of(param.geometries.begin(),
                     param.geometries.end(),
                     [](const std::string &g) { return g != "field"; });
-    auto make_matrix_free =
-        [&](GPU::MatrixFree<dim, Number> &mf, const std::string &geometry)
+    auto make_matrix_free = [&](GPU::MatrixFree<dim, Number> &mf,
+                                const std::string            &geometry,
+                                const std::string            &threads)
     {
+      typename GPU::MatrixFree<dim, Number>::AdditionalData additional_data(
+          update_gradients | update_JxW_values |
+              (needs_coefficients ? update_quadrature_points : update_default),
+          param.coloring,
+          numbers::invalid_unsigned_int,
+          param.cells_per_block,
+          param.overlap,
+          geometry == "points"  ? GPU::GeometryStorage::points
+          : geometry == "field" ? GPU::GeometryStorage::field
+                                : GPU::GeometryStorage::jacobians);
+      additional_data.cell_threads = cell_threads(threads);
       mf.reinit(mapping,
                 dof_handler,
                 constraints,
                 QGauss<1>(degree + 1),
-                typename GPU::MatrixFree<dim, Number>::AdditionalData(
-                    update_gradients | update_JxW_values |
-                        (needs_coefficients ? update_quadrature_points
-                                            : update_default),
-                    param.coloring,
-                    numbers::invalid_unsigned_int,
-                    param.cells_per_block,
-                    param.overlap,
-                    geometry == "points"  ? GPU::GeometryStorage::points
-                    : geometry == "field" ? GPU::GeometryStorage::field
-                                          : GPU::GeometryStorage::jacobians));
+                additional_data);
     };
+    // GPU rows: every geometry with every thread layout, except one
+    // thread per cell with stored Jacobians (not compiled).
+    std::vector<std::pair<std::string, std::string>> variants;
+    for (const auto &geometry : param.geometries)
+      for (const auto &threads : param.cell_threads)
+        if (per_cell_possible(geometry, threads))
+          variants.emplace_back(geometry, threads);
     GPU::MatrixFree<dim, Number> matrix_free;
+    const std::string            first_geometry =
+        param.geometries[0] == "tensor" ? "jacobians" : param.geometries[0];
     make_matrix_free(matrix_free,
-                     param.geometries[0] == "tensor" ? "jacobians"
-                                                     : param.geometries[0]);
+                     first_geometry,
+                     per_cell_possible(first_geometry, param.cell_threads[0])
+                         ? param.cell_threads[0]
+                         : "automatic");
     GPU::Array<Number> coefficients;
     if (needs_coefficients)
       matrix_free.evaluate_coefficient(
@@ -375,18 +453,19 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
         function_cell{};
     // Result of the first GPU row, to check the others against.
     GPU::Vector<Number> first_result;
-    for (unsigned int g = 0; g < param.geometries.size() && param.runs("gpu");
-         ++g)
+    for (unsigned int g = 0; g < variants.size() && param.runs("gpu"); ++g)
     {
+      const std::string &threads = variants[g].second;
       // Further geometry storages: their own data, same cells and vectors.
       // The tensor row always builds its own data, since it frees the
       // geometry that the cuSPARSE assembly needs.
-      const bool                   tensor = param.geometries[g] == "tensor";
-      const bool                   field  = param.geometries[g] == "field";
+      const bool                   tensor = variants[g].first == "tensor";
+      const bool                   field  = variants[g].first == "field";
       GPU::MatrixFree<dim, Number> other;
       GPU::Array<Number>           diffusion_tensor;
       if (g > 0 || tensor)
-        make_matrix_free(other, tensor ? "jacobians" : param.geometries[g]);
+        make_matrix_free(
+            other, tensor ? "jacobians" : variants[g].first, threads);
       if (tensor)
       {
         other.evaluate_diffusion_tensor(coefficients, diffusion_tensor);
@@ -441,10 +520,13 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
                                                      : n_q * (dim * dim + 2))) +
           (field ? 8. * dim * n_dofs + n_cells * 4. * std::pow(degree + 1, dim)
                  : 0.);
-      rows.push_back({tensor        ? "gpu-tensor"
-                      : field       ? "gpu-field"
-                      : from_points ? "gpu-points"
-                                    : "gpu",
+      rows.push_back({std::string(tensor        ? "gpu-tensor"
+                                  : field       ? "gpu-field"
+                                  : from_points ? "gpu-points"
+                                                : "gpu") +
+                          (threads == "per cell"               ? "-cell"
+                           : threads == "per quadrature point" ? "-point"
+                                                               : ""),
                       dim,
                       degree,
                       number,

@@ -348,6 +348,11 @@ struct DeviceData
   const double       *points_t;
   const double       *tensor_t;
   const double       *tensor_c; // cell-major: [cell * 162 + s * 27 + q]
+  // For the library variants of the cell layout (Library bits): a point
+  // per cell the field is taken relative to, and the 1D data in memory
+  // ([0, 9) shape, [9, 18) collocation, [18, 21) weights).
+  const double *centers;
+  const double *one_d;
 };
 
 // Shape values and collocation derivatives for the thread-dependent
@@ -848,9 +853,9 @@ matrix_1d(const int row, const int m)
 
 // In-place pass over a cell's 27 registers in direction dir (stride 1, 3,
 // 9): v(row) = sum_m M(row, m) v(m), or with M transposed.
-template <int dir, bool derivative, bool transpose>
+template <int dir, bool derivative, bool transpose, bool memory = false>
 __device__ __forceinline__ void
-cell_pass(double v[27])
+cell_pass(double v[27], const double *one_d = nullptr)
 {
   constexpr int stride = dir == 0 ? 1 : dir == 1 ? 3 : 9;
 #pragma unroll
@@ -867,8 +872,10 @@ cell_pass(double v[27])
       double s = 0;
 #pragma unroll
       for (int m = 0; m < 3; ++m)
-        s += (transpose ? matrix_1d<derivative>(m, r)
-                        : matrix_1d<derivative>(r, m)) *
+        s += (memory      ? one_d[(derivative ? 9 : 0) +
+                             (transpose ? m * 3 + r : r * 3 + m)]
+              : transpose ? matrix_1d<derivative>(m, r)
+                          : matrix_1d<derivative>(r, m)) *
              in[m];
       v[base + r * stride] = s;
     }
@@ -877,25 +884,48 @@ cell_pass(double v[27])
 
 // Reference derivative in direction e at point (i, j, k) of values v at
 // the Gauss points (collocation).
-template <int e>
+template <int e, bool memory = false>
 __device__ __forceinline__ double
-cell_derivative(const double v[27], const int i, const int j, const int k)
+cell_derivative(const double  v[27],
+                const int     i,
+                const int     j,
+                const int     k,
+                const double *one_d = nullptr)
 {
   const int q      = i + 3 * j + 9 * k;
   const int row    = e == 0 ? i : e == 1 ? j : k;
   const int stride = e == 0 ? 1 : e == 1 ? 3 : 9;
   const int first  = q - row * stride;
+  if constexpr (memory)
+    return one_d[9 + row * 3] * v[first] +
+           one_d[9 + row * 3 + 1] * v[first + stride] +
+           one_d[9 + row * 3 + 2] * v[first + 2 * stride];
   return colloc(row, 0) * v[first] + colloc(row, 1) * v[first + stride] +
          colloc(row, 2) * v[first + 2 * stride];
 }
 
+// What the library's per-cell field kernel does differently (bits of the
+// cell kernel's LIB parameter), to find what its 1.6x gap comes from.
+namespace Library
+{
+  constexpr int geometry_indices = 1; // field through its own index list
+  constexpr int center           = 2; // field relative to a cell point
+  constexpr int shape_in_memory  = 4; // 1D data loaded, not immediates
+  constexpr int two_divisions    = 8; // coefficient divided on its own
+} // namespace Library
+
 // CELL_MAJOR: each cell's entries contiguous, as GPU::MatrixFree stores
 // them; a warp's load of one entry then touches 32 cache lines.
-template <CellGeometry G, int BS, int MINB, bool CELL_MAJOR = false>
+template <CellGeometry G,
+          int          BS,
+          int          MINB,
+          bool         CELL_MAJOR = false,
+          int          LIB        = 0>
 __global__ void
 __launch_bounds__(BS, MINB)
     cell_kernel(const DeviceData d, const double *src, double *dst)
 {
+  constexpr bool     MEM  = (LIB & Library::shape_in_memory) != 0;
   const unsigned int cell = blockIdx.x * BS + threadIdx.x;
   if (cell >= d.n_cells)
     return;
@@ -925,22 +955,28 @@ __launch_bounds__(BS, MINB)
 #pragma unroll
     for (int v = 0; v < 27; ++v)
     {
-      const double *x = d.field + 3 * std::size_t(at(d.dofs, d.dofs_t, 27, v));
+      const double *x =
+          d.field +
+          3 * std::size_t((LIB & Library::geometry_indices)
+                              ? at(d.geometry_indices, d.dofs_t, 27, v)
+                              : at(d.dofs, d.dofs_t, 27, v));
 #pragma unroll
       for (int c = 0; c < 3; ++c)
-        X[c][v] = __ldg(x + c);
+        X[c][v] =
+            __ldg(x + c) -
+            ((LIB & Library::center) ? __ldg(d.centers + 3 * cell + c) : 0.);
     }
 #pragma unroll
     for (int c = 0; c < 3; ++c)
     {
-      cell_pass<0, false, false>(X[c]);
-      cell_pass<1, false, false>(X[c]);
-      cell_pass<2, false, false>(X[c]);
+      cell_pass<0, false, false, MEM>(X[c], d.one_d);
+      cell_pass<1, false, false, MEM>(X[c], d.one_d);
+      cell_pass<2, false, false, MEM>(X[c], d.one_d);
     }
   }
-  cell_pass<0, false, false>(u);
-  cell_pass<1, false, false>(u);
-  cell_pass<2, false, false>(u);
+  cell_pass<0, false, false, MEM>(u, d.one_d);
+  cell_pass<1, false, false, MEM>(u, d.one_d);
+  cell_pass<2, false, false, MEM>(u, d.one_d);
   double r[27];
 #pragma unroll
   for (int q = 0; q < 27; ++q)
@@ -949,9 +985,9 @@ __launch_bounds__(BS, MINB)
   for (int q = 0; q < 27; ++q)
   {
     const int    i = q % 3, j = q / 3 % 3, k = q / 9;
-    const double g[3] = {cell_derivative<0>(u, i, j, k),
-                         cell_derivative<1>(u, i, j, k),
-                         cell_derivative<2>(u, i, j, k)};
+    const double g[3] = {cell_derivative<0, MEM>(u, i, j, k, d.one_d),
+                         cell_derivative<1, MEM>(u, i, j, k, d.one_d),
+                         cell_derivative<2, MEM>(u, i, j, k, d.one_d)};
     double       f[3];
     if constexpr (G == CellGeometry::tensor)
     {
@@ -998,28 +1034,37 @@ __launch_bounds__(BS, MINB)
 #pragma unroll
       for (int c = 0; c < 3; ++c)
       {
-        J[c][0] = cell_derivative<0>(X[c], i, j, k);
-        J[c][1] = cell_derivative<1>(X[c], i, j, k);
-        J[c][2] = cell_derivative<2>(X[c], i, j, k);
+        J[c][0] = cell_derivative<0, MEM>(X[c], i, j, k, d.one_d);
+        J[c][1] = cell_derivative<1, MEM>(X[c], i, j, k, d.one_d);
+        J[c][2] = cell_derivative<2, MEM>(X[c], i, j, k, d.one_d);
       }
-      point_flux(J,
-                 g,
-                 weight(i) * weight(j) * weight(k),
-                 coefficient_denominator(X[0][q], X[1][q], X[2][q]),
-                 f);
+      double x[3] = {X[0][q], X[1][q], X[2][q]};
+      if constexpr ((LIB & Library::center) != 0)
+        for (int c = 0; c < 3; ++c)
+          x[c] += __ldg(d.centers + 3 * cell + c);
+      const double w = MEM ? d.one_d[18 + i] * d.one_d[18 + j] * d.one_d[18 + k]
+                           : weight(i) * weight(j) * weight(k);
+      const double denominator = coefficient_denominator(x[0], x[1], x[2]);
+      if constexpr ((LIB & Library::two_divisions) != 0)
+        point_flux(J, g, w * (1. / denominator), 1., f);
+      else
+        point_flux(J, g, w, denominator, f);
     }
     // Test with the gradient: the transposed collocation derivatives.
 #pragma unroll
     for (int m = 0; m < 3; ++m)
     {
-      r[m + 3 * j + 9 * k] += colloc(i, m) * f[0];
-      r[i + 3 * m + 9 * k] += colloc(j, m) * f[1];
-      r[i + 3 * j + 9 * m] += colloc(k, m) * f[2];
+      r[m + 3 * j + 9 * k] +=
+          (MEM ? d.one_d[9 + i * 3 + m] : colloc(i, m)) * f[0];
+      r[i + 3 * m + 9 * k] +=
+          (MEM ? d.one_d[9 + j * 3 + m] : colloc(j, m)) * f[1];
+      r[i + 3 * j + 9 * m] +=
+          (MEM ? d.one_d[9 + k * 3 + m] : colloc(k, m)) * f[2];
     }
   }
-  cell_pass<2, false, true>(r);
-  cell_pass<1, false, true>(r);
-  cell_pass<0, false, true>(r);
+  cell_pass<2, false, true, MEM>(r, d.one_d);
+  cell_pass<1, false, true, MEM>(r, d.one_d);
+  cell_pass<0, false, true, MEM>(r, d.one_d);
 #pragma unroll
   for (int v = 0; v < 27; ++v)
     atomicAdd(dst + at(d.dofs, d.dofs_t, 27, v), r[v]);
@@ -1124,6 +1169,20 @@ upload(const Mesh &m)
       }
     }
   }
+  std::vector<double> centers(n * 3), one_d(21);
+  for (std::size_t cell = 0; cell < n; ++cell)
+    for (int c = 0; c < 3; ++c)
+      centers[cell * 3 + c] =
+          m.field[std::size_t(m.cell_dofs[cell * 27 + 13]) * 3 + c];
+  for (int q = 0; q < 3; ++q)
+  {
+    for (int v = 0; v < 3; ++v)
+    {
+      one_d[q * 3 + v]     = shape(q, v);
+      one_d[9 + q * 3 + v] = colloc(q, v);
+    }
+    one_d[18 + q] = weight(q);
+  }
   return DeviceData{unsigned(n),
                     to_device(m.cell_dofs),
                     to_device(m.cell_dofs),
@@ -1132,7 +1191,9 @@ upload(const Mesh &m)
                     to_device(dofs_t),
                     to_device(points_t),
                     to_device(tensor_t),
-                    to_device(tensor_c)};
+                    to_device(tensor_c),
+                    to_device(centers),
+                    to_device(one_d)};
 }
 
 void
@@ -1140,6 +1201,8 @@ release(const DeviceData &d)
 {
   CHECK(cudaFree((void *)d.dofs));
   CHECK(cudaFree((void *)d.geometry_indices));
+  CHECK(cudaFree((void *)d.centers));
+  CHECK(cudaFree((void *)d.one_d));
   CHECK(cudaFree((void *)d.points));
   CHECK(cudaFree((void *)d.field));
   CHECK(cudaFree((void *)d.dofs_t));
@@ -1177,11 +1240,15 @@ launch_column(const DeviceData &d, const double *s, double *t)
       <<<(warps + WPB - 1) / WPB, 32 * WPB>>>(d, s, t);
 }
 
-template <CellGeometry G, int BS, int MINB = 1, bool CELL_MAJOR = false>
+template <CellGeometry G,
+          int          BS,
+          int          MINB       = 1,
+          bool         CELL_MAJOR = false,
+          int          LIB        = 0>
 void
 launch_cell(const DeviceData &d, const double *s, double *t)
 {
-  cell_kernel<G, BS, MINB, CELL_MAJOR>
+  cell_kernel<G, BS, MINB, CELL_MAJOR, LIB>
       <<<(d.n_cells + BS - 1) / BS, BS>>>(d, s, t);
 }
 
@@ -1286,6 +1353,16 @@ main(int argc, char **argv)
        launch_cell<CellGeometry::points, 128, 1, true>},
       {"cell-field-128-cellmajor",
        launch_cell<CellGeometry::field, 128, 1, true>},
+      {"cell-field-cellmajor-lib-indices",
+       launch_cell<CellGeometry::field, 128, 1, true, 1>},
+      {"cell-field-cellmajor-lib-center",
+       launch_cell<CellGeometry::field, 128, 1, true, 2>},
+      {"cell-field-cellmajor-lib-shape",
+       launch_cell<CellGeometry::field, 128, 1, true, 4>},
+      {"cell-field-cellmajor-lib-divisions",
+       launch_cell<CellGeometry::field, 128, 1, true, 8>},
+      {"cell-field-cellmajor-lib-all",
+       launch_cell<CellGeometry::field, 128, 1, true, 15>},
       {"cell-tensor-128-cellmajor",
        launch_cell<CellGeometry::tensor, 128, 1, true>},
       {"cell-tensor-128-r168", launch_cell<CellGeometry::tensor, 128, 3>},

@@ -503,6 +503,70 @@ namespace dealii
             centers[std::size_t(c) * dim + d] = center[d];
         }
       }
+      // Cells a warp runs with one thread per cell.
+      constexpr unsigned int cells_per_warp = 32;
+
+      // Calls f(cell, i) for the entries i < n_per_cell of every cell in
+      // the order in which the cell loop's warps first read them: the cell
+      // ranges in the order cell_loop() launches them, `group` cells (a
+      // warp, with one thread per cell) at a time, position by position.
+      template <typename F>
+      void for_each_in_read_order(
+          const std::vector<std::array<unsigned int, 4>> &cell_phases,
+          const unsigned int                              group,
+          const unsigned int                              n_per_cell,
+          const F                                        &f)
+      {
+        for (unsigned int part = 0; part < 3; ++part)
+          for (const auto &phase : cell_phases)
+            for (unsigned int first = phase[part]; first < phase[part + 1];
+                 first += group)
+            {
+              const unsigned int last =
+                  std::min(first + group, phase[part + 1]);
+              for (unsigned int i = 0; i < n_per_cell; ++i)
+                for (unsigned int cell = first; cell < last; ++cell)
+                  f(cell, i);
+            }
+      }
+
+      // Numbers the nodes of the geometry field in the order the cell
+      // loop's warps first read them (for one thread per cell: the nodes a
+      // warp reads at one position are then neighbours in memory).
+      inline void renumber_nodes_in_read_order(
+          const std::vector<std::array<unsigned int, 4>> &cell_phases,
+          const unsigned int                              group,
+          const unsigned int                              n_per_cell,
+          const unsigned int                              dim,
+          std::vector<unsigned int>                      &nodes,
+          std::vector<double>                            &field)
+      {
+        const unsigned int        n_nodes = field.size() / dim;
+        const unsigned int        unset   = numbers::invalid_unsigned_int;
+        std::vector<unsigned int> new_node(n_nodes, unset);
+        std::vector<double>       new_field(field.size());
+        unsigned int              next = 0;
+        for_each_in_read_order(
+            cell_phases,
+            group,
+            n_per_cell,
+            [&](const unsigned int cell, const unsigned int i)
+            {
+              const unsigned int old =
+                  nodes[std::size_t(cell) * n_per_cell + i];
+              if (new_node[old] != unset)
+                return;
+              new_node[old] = next;
+              for (unsigned int d = 0; d < dim; ++d)
+                new_field[std::size_t(next) * dim + d] =
+                    field[std::size_t(old) * dim + d];
+              ++next;
+            });
+        AssertThrow(next == n_nodes, ExcInternalError());
+        for (auto &node : nodes)
+          node = new_node[node];
+        field.swap(new_field);
+      }
     } // namespace internal
 
     template <int dim, typename Number>
@@ -766,9 +830,65 @@ namespace dealii
         hanging_interpolation.clear();
       }
 
+      // Thread layout. One thread per cell keeps a small cell's data in
+      // registers instead of passing it through shared memory.
+      {
+        // Compiled only where it can be faster (see CellThreads): the
+        // per-cell kernels are large, and every cell functor would carry
+        // them into every program's build.
+        const unsigned int n_points = Utilities::pow(n_q_1d, dim);
+        const bool         from_points =
+            additional_data.geometry == GeometryStorage::points ||
+            additional_data.geometry == GeometryStorage::field;
+        const bool possible = dim == 3 && n_components == 1 && from_points &&
+                              n_points <= max_points_thread_per_cell;
+        switch (additional_data.cell_threads)
+        {
+        case CellThreads::automatic:
+          // Faster than one thread per point on the H100 at 1.8e6 DoFs
+          // (doc/benchmarks.md): the mapping field at Q1 and Q2 (2.2-2.9x),
+          // the points at Q1 (1.6x); slower for the other geometries.
+          thread_per_cell =
+              possible && (additional_data.geometry == GeometryStorage::field ||
+                           n_points <= 8);
+          break;
+        case CellThreads::per_quadrature_point:
+          thread_per_cell = false;
+          break;
+        case CellThreads::per_cell:
+          AssertThrow(possible,
+                      ExcNotSupportedByMatrixFree(
+                          "one thread per cell for " + std::to_string(dim) +
+                          "D, " + std::to_string(n_components) +
+                          " component(s), " + std::to_string(n_points) +
+                          " quadrature points and " +
+                          (from_points ? "the Jacobians computed in the "
+                                         "kernel"
+                                       : "stored Jacobians") +
+                          " (supported: 3D, one component, at most " +
+                          std::to_string(max_points_thread_per_cell) +
+                          " quadrature points, GeometryStorage::points or "
+                          "field)"));
+          thread_per_cell = true;
+          break;
+        }
+      }
+      if (thread_per_cell)
+      {
+        cells_per_block = additional_data.cells_per_block == 0
+                              ? 128u
+                              : additional_data.cells_per_block;
+        AssertThrow(cells_per_block <= internal::max_thread_teams_per_block,
+                    ExcNotSupportedByMatrixFree(
+                        std::to_string(cells_per_block) +
+                        " cells per block with one thread per cell (at most " +
+                        std::to_string(internal::max_thread_teams_per_block) +
+                        ")"));
+      }
       // Cells per thread block: at least 64 threads, within 48 KiB of
       // scratch. Measured on the H100 (doc/benchmarks.md): Q1 3D gains 2.5x
       // with 8-16 cells, Q2 nothing, and Q3 loses with more than one.
+      else
       {
         const unsigned int threads = Utilities::pow(n_q_1d, dim);
         const std::size_t  scratch =
@@ -881,6 +1001,13 @@ namespace dealii
                                        host_field,
                                        host_nodes,
                                        host_centers);
+        if (thread_per_cell)
+          internal::renumber_nodes_in_read_order(cell_phases,
+                                                 internal::cells_per_warp,
+                                                 lexicographic.size(),
+                                                 dim,
+                                                 host_nodes,
+                                                 host_field);
         geometry_field.copy_from(host_field);
         geometry_indices.copy_from(host_nodes);
       }
@@ -1117,6 +1244,46 @@ namespace dealii
     unsigned int MatrixFree<dim, Number>::get_cells_per_block() const
     {
       return cells_per_block;
+    }
+
+    template <int dim, typename Number>
+    bool MatrixFree<dim, Number>::runs_thread_per_cell() const
+    {
+      return thread_per_cell;
+    }
+
+    template <int dim, typename Number>
+    std::vector<unsigned int>
+    MatrixFree<dim, Number>::get_dof_read_order() const
+    {
+      const unsigned int n_owned =
+          partitioner ? partitioner->locally_owned_size() : 0;
+      const unsigned int        dofs_per_cell = data.dofs_per_cell;
+      std::vector<unsigned int> indices;
+      dof_indices.copy_to(indices);
+      const unsigned int        unset = numbers::invalid_unsigned_int;
+      std::vector<unsigned int> position(n_owned, unset);
+      std::vector<unsigned int> order;
+      order.reserve(n_owned);
+      const auto touch = [&](const unsigned int cell, const unsigned int i)
+      {
+        const unsigned int index =
+            indices[std::size_t(cell) * dofs_per_cell + i];
+        if (index < n_owned && position[index] == unset)
+        {
+          position[index] = order.size();
+          order.push_back(index);
+        }
+      };
+      internal::for_each_in_read_order(
+          cell_phases,
+          thread_per_cell ? internal::cells_per_warp : 1,
+          dofs_per_cell,
+          touch);
+      for (unsigned int index = 0; index < n_owned; ++index)
+        if (position[index] == unset)
+          order.push_back(index);
+      return order;
     }
 
     template <int dim, typename Number>

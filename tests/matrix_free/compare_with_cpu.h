@@ -6,6 +6,7 @@
 #ifndef dealii_gpu_tests_compare_with_cpu_h
 #define dealii_gpu_tests_compare_with_cpu_h
 
+#include <dealii-gpu/dofs/dof_renumbering.h>
 #include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/operators/laplace_cell.h>
@@ -42,20 +43,59 @@ compare_with_cpu(
     const unsigned int                               mapping_degree,
     const bool                                       coloring,
     const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians,
-    const bool                 overlap  = true)
+    const bool                 overlap  = true,
+    const GPU::CellThreads     threads  = GPU::CellThreads::automatic,
+    const bool                 renumber = false)
 {
   MappingQ<dim>   mapping(mapping_degree);
   const FE_Q<dim> fe_q(degree);
   FESystem<dim>   fe(fe_q, n_comp);
   DoFHandler<dim> dof_handler(tria);
   dof_handler.distribute_dofs(fe);
-  IndexSet relevant;
-  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-  AffineConstraints<double> constraints(relevant);
-  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-  DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
-  constraints.close();
-  const QGauss<1> quadrature(degree + 1);
+  AffineConstraints<double> constraints;
+  const auto                make_constraints = [&]
+  {
+    IndexSet relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    constraints.clear();
+    constraints.reinit(relevant);
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+    DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+    constraints.close();
+  };
+  make_constraints();
+  const QGauss<1>                                       quadrature(degree + 1);
+  typename GPU::MatrixFree<dim, Number>::AdditionalData gpu_data(
+      update_gradients | update_JxW_values | update_quadrature_points,
+      coloring,
+      numbers::invalid_unsigned_int,
+      0,
+      overlap,
+      geometry);
+  gpu_data.cell_threads = threads;
+
+  // Renumbered for the GPU cell loop's reads: both operators then run on
+  // the new numbering, which must be a permutation of each rank's range.
+  std::string renumbered;
+  if (renumber)
+  {
+    GPU::MatrixFree<dim, Number> layout;
+    layout.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
+    const std::vector<types::global_dof_index> new_numbers =
+        GPU::DoFRenumbering::compute_matrix_free_data_locality(dof_handler,
+                                                               layout);
+    std::vector<types::global_dof_index> sorted(new_numbers);
+    std::sort(sorted.begin(), sorted.end());
+    const IndexSet &owned       = dof_handler.locally_owned_dofs();
+    bool            permutation = sorted.size() == owned.n_elements();
+    for (unsigned int i = 0; permutation && i < sorted.size(); ++i)
+      permutation = sorted[i] == owned.nth_index_in_set(i);
+    permutation = Utilities::MPI::min(permutation ? 1 : 0, MPI_COMM_WORLD);
+    dof_handler.renumber_dofs(new_numbers);
+    make_constraints();
+    renumbered = permutation ? ", renumbered (a permutation of the owned DoFs)"
+                             : ", renumbered, NOT a permutation";
+  }
 
   // CPU reference: deal.II's MatrixFree in double.
   using CPUMatrixFree = dealii::MatrixFree<dim, double>;
@@ -106,14 +146,7 @@ compare_with_cpu(
   cpu.cell_loop(cell_operation, dst_cpu, src, true);
 
   // GPU::MatrixFree with the same input.
-  GPU::MatrixFree<dim, Number>                          gpu;
-  typename GPU::MatrixFree<dim, Number>::AdditionalData gpu_data(
-      update_gradients | update_JxW_values | update_quadrature_points,
-      coloring,
-      numbers::invalid_unsigned_int,
-      0,
-      overlap,
-      geometry);
+  GPU::MatrixFree<dim, Number> gpu;
   gpu.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
   GPU::Array<Number> coefficients;
   gpu.evaluate_coefficient([](const Point<dim> &x)
@@ -190,12 +223,16 @@ compare_with_cpu(
               : gpu.get_geometry_storage() == GPU::GeometryStorage::field
                   ? " field (coefficient in the kernel)"
                   : " jacobians")
-          << (overlap ? "" : " no-overlap") << ", "
-          << tria.n_global_active_cells() << " cells (" << hanging_cells
+          << (overlap ? "" : " no-overlap")
+          << (threads == GPU::CellThreads::per_cell ? " thread per cell"
+              : threads == GPU::CellThreads::per_quadrature_point
+                  ? " thread per point"
+                  : "")
+          << ", " << tria.n_global_active_cells() << " cells (" << hanging_cells
           << " with hanging nodes), " << dof_handler.n_dofs()
           << " DoFs: relative error "
           << (error <= tolerance ? "within " : "ABOVE ") << tolerance << refused
-          << std::endl;
+          << renumbered << std::endl;
 }
 
 #endif

@@ -16,7 +16,9 @@ test(const bool                 ball,
      const bool                 coloring,
      const unsigned int         refinements,
      const bool                 outside  = false,
-     const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians)
+     const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians,
+     const GPU::CellThreads     threads  = GPU::CellThreads::automatic,
+     const bool                 renumber = false)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -31,7 +33,10 @@ test(const bool                 ball,
       std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
       mapping_degree,
       coloring,
-      geometry);
+      geometry,
+      true,
+      threads,
+      renumber);
 }
 
 int
@@ -64,4 +69,9 @@ main(int argc, char **argv)
   // The merged diffusion tensor (LaplaceTensorCell).
   test<2, 3, 1, double, true>(true, true, 2, true);
   test<3, 2, 1, double, true>(true, false, 1);
+  // One thread per cell, and the DoFs renumbered for its reads.
+  test<3, 2, 1, double>(
+      true, false, 1, false, Geometry::field, GPU::CellThreads::per_cell, true);
+  test<3, 1, 1, double>(
+      false, true, 2, true, Geometry::points, GPU::CellThreads::per_cell);
 }

@@ -8,11 +8,13 @@ using Geometry = GPU::GeometryStorage;
 
 template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
 void
-test(const bool         ball,
-     const bool         coloring,
-     const unsigned int refinements,
-     const Geometry     geometry = Geometry::jacobians,
-     const bool         overlap  = true)
+test(const bool             ball,
+     const bool             coloring,
+     const unsigned int     refinements,
+     const Geometry         geometry = Geometry::jacobians,
+     const bool             overlap  = true,
+     const GPU::CellThreads threads  = GPU::CellThreads::automatic,
+     const bool             renumber = false)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -23,7 +25,9 @@ test(const bool         ball,
                                                         mapping_degree,
                                                         coloring,
                                                         geometry,
-                                                        overlap);
+                                                        overlap,
+                                                        threads,
+                                                        renumber);
 }
 
 int
@@ -74,4 +78,32 @@ main(int argc, char **argv)
   test<3, 2, 1, double, true>(true, true, 1);
   test<3, 3, 3, double, true>(true, false, 1, Geometry::jacobians, false);
   test<3, 4, 1, float, true>(true, false, 1);
+  // CUDA thread layouts other than the automatic one (which takes one
+  // thread per cell for 3D scalar cells with the mapping field at Q1 and
+  // Q2 or the points at Q1). The host runs each cell in one thread
+  // whatever the layout.
+  using Threads = GPU::CellThreads;
+  test<3, 2, 1, double>(
+      true, false, 1, Geometry::jacobians, true, Threads::per_quadrature_point);
+  test<3, 1, 1, double>(
+      false, true, 2, Geometry::points, true, Threads::per_quadrature_point);
+  test<3, 2, 1, double, true>(
+      true, false, 1, Geometry::jacobians, true, Threads::per_quadrature_point);
+  // One thread per cell (compiled for scalar 3D cells of at most 27
+  // points with the Jacobians computed in the kernel).
+  test<3, 2, 1, float>(true, true, 2, Geometry::field, true, Threads::per_cell);
+  test<3, 1, 1, double>(
+      false, false, 2, Geometry::field, false, Threads::per_cell);
+  test<3, 2, 1, double>(
+      true, false, 1, Geometry::points, true, Threads::per_cell);
+  // DoFs renumbered for the cell loop's reads
+  // (GPU::DoFRenumbering::matrix_free_data_locality).
+  test<3, 2, 1, double>(
+      true, false, 2, Geometry::field, true, Threads::per_cell, true);
+  test<3, 2, 1, double, true>(
+      true, false, 1, Geometry::jacobians, true, Threads::automatic, true);
+  test<3, 1, 1, double>(
+      false, true, 2, Geometry::points, false, Threads::per_cell, true);
+  test<2, 3, 1, double>(
+      true, false, 2, Geometry::jacobians, true, Threads::automatic, true);
 }

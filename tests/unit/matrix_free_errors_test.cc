@@ -7,13 +7,16 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_dgq.h>
 #include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/grid/tria.h>
 #include <deal.II/lac/affine_constraints.h>
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <string>
 
 using namespace dealii;
 
@@ -191,6 +194,130 @@ TEST(MatrixFreeErrors, GeometryFromPointsNeedsLowDegreeMapping)
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::points);
   matrix_free.reinit(MappingQ<2>(3), dof_handler, constraints, QGauss<1>(4));
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::jacobians);
+}
+
+// One thread per cell: picked automatically for scalar 3D cells with the
+// mapping field (Q1, Q2) or the points (Q1) only, refused for cells with
+// more than 27 quadrature points, with the number in the message.
+TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<3>             dof_handler(tria);
+  AffineConstraints<double> constraints;
+  constraints.close();
+  using MF = GPU::MatrixFree<3, double>;
+  MF                 matrix_free;
+  MF::AdditionalData data;
+  for (const auto geometry : {MF::GeometryStorage::jacobians,
+                              MF::GeometryStorage::points,
+                              MF::GeometryStorage::field})
+    for (const unsigned int degree : {1u, 2u, 3u})
+    {
+      data.geometry = geometry;
+      dof_handler.distribute_dofs(FE_Q<3>(degree));
+      matrix_free.reinit(MappingQ<3>(1),
+                         dof_handler,
+                         constraints,
+                         QGauss<1>(degree + 1),
+                         data);
+      const bool expected =
+          (geometry == MF::GeometryStorage::field && degree <= 2) ||
+          (geometry == MF::GeometryStorage::points && degree == 1);
+      EXPECT_EQ(matrix_free.runs_thread_per_cell(), expected)
+          << degree << " " << int(geometry);
+      if (expected)
+      {
+        EXPECT_EQ(matrix_free.get_cells_per_block(), 128u);
+      }
+    }
+  data.geometry     = MF::GeometryStorage::points;
+  data.cell_threads = MF::CellThreads::per_cell;
+  dof_handler.distribute_dofs(FE_Q<3>(2));
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_TRUE(matrix_free.runs_thread_per_cell());
+  // Not compiled for stored Jacobians.
+  data.geometry = MF::GeometryStorage::jacobians;
+  EXPECT_THROW(
+      matrix_free.reinit(
+          MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data),
+      GPU::ExcNotSupportedByMatrixFree);
+  data.cell_threads = MF::CellThreads::per_quadrature_point;
+  data.geometry     = MF::GeometryStorage::field;
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_FALSE(matrix_free.runs_thread_per_cell());
+  data.cell_threads = MF::CellThreads::per_cell;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(4), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  // deal.II wraps the message over lines.
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  message.erase(std::unique(message.begin(),
+                            message.end(),
+                            [](char a, char b)
+                            { return a == ' ' && b == ' '; }),
+                message.end());
+  EXPECT_NE(message.find("64 quadrature points"), std::string::npos) << message;
+  EXPECT_NE(message.find("at most 27"), std::string::npos) << message;
+}
+
+// Nor for 2D or vector-valued cells, which it did not make faster.
+TEST(MatrixFreeErrors, ThreadPerCellOnlyForScalar3D)
+{
+  Triangulation<2> tria_2d;
+  GridGenerator::hyper_cube(tria_2d);
+  DoFHandler<2> dof_handler_2d(tria_2d);
+  dof_handler_2d.distribute_dofs(FE_Q<2>(2));
+  AffineConstraints<double> constraints;
+  constraints.close();
+  GPU::MatrixFree<2, double>                 matrix_free_2d;
+  GPU::MatrixFree<2, double>::AdditionalData data_2d;
+  data_2d.geometry     = GPU::GeometryStorage::field;
+  data_2d.cell_threads = GPU::CellThreads::per_cell;
+  EXPECT_THROW(
+      matrix_free_2d.reinit(
+          MappingQ<2>(1), dof_handler_2d, constraints, QGauss<1>(3), data_2d),
+      GPU::ExcNotSupportedByMatrixFree);
+
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<3> dof_handler(tria);
+  dof_handler.distribute_dofs(FESystem<3>(FE_Q<3>(1), 3));
+  GPU::MatrixFree<3, double>                 matrix_free;
+  GPU::MatrixFree<3, double>::AdditionalData data;
+  data.geometry     = GPU::GeometryStorage::field;
+  data.cell_threads = GPU::CellThreads::per_cell;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  message.erase(std::unique(message.begin(),
+                            message.end(),
+                            [](char a, char b)
+                            { return a == ' ' && b == ' '; }),
+                message.end());
+  EXPECT_NE(message.find("3 component(s)"), std::string::npos) << message;
+  // The automatic choice takes one thread per point there.
+  data.cell_threads = GPU::CellThreads::automatic;
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  EXPECT_FALSE(matrix_free.runs_thread_per_cell());
 }
 
 // The merged diffusion tensor needs stored Jacobians: refused with points

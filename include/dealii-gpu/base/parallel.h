@@ -42,10 +42,16 @@ namespace dealii
     class TeamMember
     {
     public:
+      /** Longest loop a serial team unrolls on CUDA: the dim * 27 entries
+       *  of the largest cells that run one thread per cell. */
+      static constexpr unsigned int max_serial_unroll = 81;
+
       /**
        * @p rank: this thread's index in the team (device only);
        * @p warp_team: the team lives inside one warp, so its barriers are
-       * warp barriers.
+       * warp barriers; @p serial: the team is one device thread that runs
+       * all of the team's loops itself, as the host does (see
+       * parallel_for_thread_teams).
        */
       DEAL_II_GPU_HOST_DEVICE
       TeamMember(const unsigned int team,
@@ -53,9 +59,10 @@ namespace dealii
                  void              *scratch,
                  const bool         active    = true,
                  const unsigned int rank      = 0,
-                 const bool         warp_team = false)
+                 const bool         warp_team = false,
+                 const bool         serial    = false)
           : team(team), shape(shape), scratch_memory(scratch), active(active),
-            rank(rank), warp_team(warp_team)
+            rank(rank), warp_team(warp_team), serial(serial)
       {
       }
 
@@ -66,6 +73,10 @@ namespace dealii
       {
         return shape;
       }
+
+      /** Whether the team is one thread that runs all of its loops (see
+       *  parallel_for_thread_teams), on the device or on the host. */
+      DEAL_II_GPU_HOST_DEVICE bool is_serial() const { return serial; }
 
       /** Team scratch memory (shared memory on CUDA), at a byte offset. */
       template <typename T>
@@ -86,6 +97,25 @@ namespace dealii
       for_each(const unsigned int n, const F &f) const
       {
 #ifdef __CUDA_ARCH__
+        if (serial)
+        {
+          // Unrolled where n is known at compile time, so that scratch
+          // indices become constants and the scratch can live in registers.
+          // Only loops as short as those of the cells that run serially:
+          // the serial path is compiled into every team kernel, and
+          // unrolling the long loops of high degrees there tripled the
+          // compile time (nvcc 13).
+          if (n <= max_serial_unroll)
+          {
+#  pragma unroll
+            for (unsigned int i = 0; i < n; ++i)
+              f(i);
+          }
+          else
+            for (unsigned int i = 0; i < n; ++i)
+              f(i);
+          return;
+        }
         if (!active)
           return;
         const unsigned int n_threads = shape.size();
@@ -112,6 +142,25 @@ namespace dealii
                const F           &f) const
       {
 #ifdef __CUDA_ARCH__
+        if (serial)
+        {
+          if (nx * ny * nz <= max_serial_unroll)
+          {
+#  pragma unroll
+            for (unsigned int k = 0; k < nz; ++k)
+#  pragma unroll
+              for (unsigned int j = 0; j < ny; ++j)
+#  pragma unroll
+                for (unsigned int i = 0; i < nx; ++i)
+                  f(i, j, k);
+          }
+          else
+            for (unsigned int k = 0; k < nz; ++k)
+              for (unsigned int j = 0; j < ny; ++j)
+                for (unsigned int i = 0; i < nx; ++i)
+                  f(i, j, k);
+          return;
+        }
         if (!active)
           return;
         const unsigned int n_threads = shape.size();
@@ -133,6 +182,8 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void barrier() const
       {
 #ifdef __CUDA_ARCH__
+        if (serial)
+          return;
         if (warp_team)
           __syncwarp();
         else
@@ -151,6 +202,8 @@ namespace dealii
       barrier_or(const bool condition) const
       {
 #ifdef __CUDA_ARCH__
+        if (serial)
+          return condition;
         if (warp_team)
           return __any_sync(0xffffffffu, condition && active) != 0;
         return __syncthreads_or(condition && active) != 0;
@@ -168,6 +221,7 @@ namespace dealii
       bool         active;
       unsigned int rank;
       bool         warp_team;
+      bool         serial;
     };
 
     /** Atomic *address += value on the device, a plain add on the host. */
@@ -202,6 +256,10 @@ namespace dealii
                              const TeamShape   &shape,
                              const std::size_t  scratch_bytes,
                              const unsigned int teams_per_block = 1);
+
+      // Most threads a block of parallel_for_thread_teams() may have: its
+      // kernel may then use all 255 registers a thread can have.
+      constexpr unsigned int max_thread_teams_per_block = 256;
 
 #ifdef DEAL_II_GPU_COMPILING_CUDA
       // Teams of more than 32 threads, several a block, one after another
@@ -255,6 +313,22 @@ namespace dealii
                      active,
                      lane - sub * size,
                      true));
+      }
+
+      // One team per thread; the team scratch is an array of the thread's
+      // own, which the compiler keeps in registers where every index into
+      // it is known at compile time.
+      template <std::size_t scratch_bytes, typename F>
+      __global__ void __launch_bounds__(max_thread_teams_per_block)
+          thread_team_kernel(const F            f,
+                             const unsigned int n_teams,
+                             const TeamShape    shape)
+      {
+        const unsigned int team = blockIdx.x * blockDim.x + threadIdx.x;
+        if (team >= n_teams)
+          return;
+        alignas(16) unsigned char scratch[scratch_bytes];
+        f(TeamMember(team, shape, scratch, true, 0, false, true));
       }
 
       // One team per block. Written as a grid-stride loop: ptxas gives the
@@ -358,6 +432,53 @@ namespace dealii
         return shape.size() <= 32 ? 32 / shape.size() : 0;
       }
     } // namespace internal
+
+    /**
+     * As parallel_for_teams(), but on CUDA each team is a single thread
+     * that runs all of the team's loops (as the host does), @p
+     * threads_per_block teams a block, and its @p scratch_bytes of scratch
+     * are the thread's own array, not shared memory. There are no barriers
+     * to wait for and, where the team's loops have extents known at compile
+     * time (they are unrolled), the scratch stays in registers: for small
+     * teams, such as the cells of low degree, that is cheaper than passing
+     * the data between threads through shared memory. Larger scratch goes
+     * to local memory.
+     */
+    template <std::size_t scratch_bytes, typename F>
+    void parallel_for_thread_teams(const char        *name,
+                                   const unsigned int n_teams,
+                                   const TeamShape   &shape,
+                                   const F           &f,
+                                   const unsigned int threads_per_block = 128)
+    {
+      if (n_teams == 0)
+        return;
+      AssertThrow(
+          threads_per_block >= 1 &&
+              threads_per_block <= internal::max_thread_teams_per_block,
+          ExcMessage(std::string(name) + ": " +
+                     std::to_string(threads_per_block) +
+                     " threads per block, at most " +
+                     std::to_string(internal::max_thread_teams_per_block)));
+      if (Device::backend() == Backend::cuda)
+      {
+#ifdef DEAL_II_GPU_COMPILING_CUDA
+        const unsigned int n_blocks = (n_teams - 1) / threads_per_block + 1;
+        internal::thread_team_kernel<scratch_bytes, F>
+            <<<n_blocks, threads_per_block>>>(f, n_teams, shape);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
+#else
+        internal::throw_not_compiled_for_cuda(name);
+#endif
+      }
+      else
+      {
+        // The same team code as on CUDA, so the host tests cover it.
+        void *scratch = internal::host_team_scratch(scratch_bytes);
+        for (unsigned int team = 0; team < n_teams; ++team)
+          f(TeamMember(team, shape, scratch, true, 0, false, true));
+      }
+    }
 
     /**
      * Run the team functor @p f for teams 0, ..., n_teams - 1, each with

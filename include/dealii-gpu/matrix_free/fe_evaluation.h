@@ -140,7 +140,9 @@ namespace dealii
      * factorization are separated by team barriers. Values and gradients
      * live in team scratch memory; get_* and submit_* must be called for the
      * quadrature point the thread is working on, i.e. inside
-     * apply_for_each_quad_point().
+     * apply_for_each_quad_point(). With one thread per cell (CellThreads),
+     * the same code runs in one thread that takes every point in turn, as
+     * on the host, and the scratch is that thread's own (registers).
      */
     template <int dim,
               int fe_degree,
@@ -191,21 +193,32 @@ namespace dealii
           : team(team), cell(cell), data(data)
       {
         Number *s     = team.scratch<Number>();
-        shape         = s;
-        collocation   = shape + n_q_points_1d * n_dofs_1d;
-        values        = collocation + n_q_points_1d * n_q_points_1d;
+        Number *sh    = s;
+        Number *co    = sh + n_q_points_1d * n_dofs_1d;
+        values        = co + n_q_points_1d * n_q_points_1d;
         gradients     = values + n_components * n_q_points;
         buffer0       = gradients + n_components * dim * n_q_points;
         buffer1       = buffer0 + n_q_points;
         local_results = buffer1 + n_q_points;
         const Number *shape_values = data.shape_values;
         const Number *colloc       = data.collocation_gradients;
-        Number       *sh           = shape;
-        Number       *co           = collocation;
-        team.for_each(n_q_points_1d * n_dofs_1d,
-                      [&](unsigned int i) { sh[i] = shape_values[i]; });
-        team.for_each(n_q_points_1d * n_q_points_1d,
-                      [&](unsigned int i) { co[i] = colloc[i]; });
+        if (team.is_serial())
+        {
+          // One thread: read the 1D data where they are used (cached
+          // loads), so that they do not hold registers throughout.
+          shape       = shape_values;
+          collocation = colloc;
+          clear_accumulators();
+        }
+        else
+        {
+          team.for_each(n_q_points_1d * n_dofs_1d,
+                        [&](unsigned int i) { sh[i] = shape_values[i]; });
+          team.for_each(n_q_points_1d * n_q_points_1d,
+                        [&](unsigned int i) { co[i] = colloc[i]; });
+          shape       = sh;
+          collocation = co;
+        }
         if (data.jacobians_from_points)
         {
           Number *x = point_coordinates();
@@ -357,7 +370,8 @@ namespace dealii
         {
           Number *v = values + c * n_q_points;
           interpolate_to_quadrature(v);
-          if (evaluate_gradients)
+          // A serial team computes each gradient where it is asked for.
+          if (evaluate_gradients && !team.is_serial())
           {
             Number       *g  = gradients + c * dim * n_q_points;
             const Number *co = collocation;
@@ -423,12 +437,14 @@ namespace dealii
         gradient_type result;
         for (unsigned int c = 0; c < n_components; ++c)
         {
-          const Number *g = gradients + c * dim * n_q_points + q;
+          Number g[dim];
+          for (unsigned int d = 0; d < dim; ++d)
+            g[d] = reference_derivative(c, d, q);
           for (unsigned int e = 0; e < dim; ++e)
           {
             Number sum = 0;
             for (unsigned int d = 0; d < dim; ++d)
-              sum += inverse_jacobian(q, d, e) * g[d * n_q_points];
+              sum += inverse_jacobian(q, d, e) * g[d];
             component(result, c)[e] = sum;
           }
         }
@@ -446,7 +462,7 @@ namespace dealii
         gradient_type result;
         for (unsigned int c = 0; c < n_components; ++c)
           for (unsigned int d = 0; d < dim; ++d)
-            component(result, c)[d] = gradients[(c * dim + d) * n_q_points + q];
+            component(result, c)[d] = reference_derivative(c, d, q);
         return result;
       }
 
@@ -459,7 +475,7 @@ namespace dealii
       {
         for (unsigned int c = 0; c < n_components; ++c)
           for (unsigned int d = 0; d < dim; ++d)
-            gradients[(c * dim + d) * n_q_points + q] = component(grad, c)[d];
+            submit_reference_derivative(c, d, q, component(grad, c)[d]);
       }
 
       /** Divergence (n_components == dim). */
@@ -492,11 +508,15 @@ namespace dealii
                                                 const unsigned int q)
       {
         const Number jxw = JxW(q);
+        // A serial team still reads the values of later points.
+        Number            *out = team.is_serial() ? gradients : values;
+        const unsigned int stride =
+            team.is_serial() ? dim * n_q_points : n_q_points;
         if constexpr (n_components == 1)
-          values[q] = v * jxw;
+          out[q] = v * jxw;
         else
           for (unsigned int c = 0; c < n_components; ++c)
-            values[c * n_q_points + q] = v[c] * jxw;
+            out[c * stride + q] = v[c] * jxw;
       }
 
       /** Test with the gradient g (J^{-1} g JxW in reference space). */
@@ -505,16 +525,13 @@ namespace dealii
       {
         const Number jxw = JxW(q);
         for (unsigned int c = 0; c < n_components; ++c)
-        {
-          Number *g = gradients + c * dim * n_q_points + q;
           for (unsigned int d = 0; d < dim; ++d)
           {
             Number sum = 0;
             for (unsigned int e = 0; e < dim; ++e)
               sum += inverse_jacobian(q, d, e) * component(grad, c)[e];
-            g[d * n_q_points] = sum * jxw;
+            submit_reference_derivative(c, d, q, sum * jxw);
           }
-        }
       }
 
       /** Test with a symmetric tensor (n_components == dim). */
@@ -563,6 +580,7 @@ namespace dealii
                 ? point_coordinates()
                 : data.quadrature_points + std::size_t(cell) * dim * n_q_points;
         Tensor<1, dim, Number> p;
+        DEAL_II_GPU_UNROLL
         for (unsigned int d = 0; d < dim; ++d)
           p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
                  offsets[d * n_q_points + q];
@@ -591,7 +609,20 @@ namespace dealii
         for (unsigned int c = 0; c < n_components; ++c)
         {
           Number *v = values + c * n_q_points;
-          if (integrate_gradients)
+          if (team.is_serial())
+          {
+            // The submitted values and the tested gradients were summed up
+            // point by point; start the passes from them.
+            Number    *acc = gradients + c * dim * n_q_points;
+            const bool iv = integrate_values, ig = integrate_gradients;
+            team.for_each(n_q_points,
+                          [&](unsigned int q)
+                          {
+                            buffer0[q] = (iv ? acc[q] : Number()) +
+                                         (ig ? acc[n_q_points + q] : Number());
+                          });
+          }
+          else if (integrate_gradients)
           {
             const Number *g           = gradients + c * dim * n_q_points;
             const Number *co          = collocation;
@@ -619,8 +650,9 @@ namespace dealii
           }
           // The passes start from buffer0 where the gradients were tested
           // (no copy back into v), else from v.
-          Number *a = integrate_gradients ? buffer0 : v;
-          Number *b = integrate_gradients ? buffer1 : buffer0;
+          const bool from_buffer = integrate_gradients || team.is_serial();
+          Number    *a           = from_buffer ? buffer0 : v;
+          Number    *b           = from_buffer ? buffer1 : buffer0;
           if (dim == 2)
           {
             internal::contract<1, true, false>(
@@ -630,7 +662,7 @@ namespace dealii
           }
           else
           {
-            Number *c = integrate_gradients ? buffer0 : buffer1;
+            Number *c = from_buffer ? buffer0 : buffer1;
             internal::contract<2, true, false>(
                 team, shape, nd, nq, a, b, nq, nq, nd);
             internal::contract<1, true, false>(
@@ -639,6 +671,8 @@ namespace dealii
                 team, shape, nd, nq, c, v, nd, nd, nd);
           }
         }
+        if (team.is_serial())
+          clear_accumulators();
       }
 
       /**
@@ -671,6 +705,59 @@ namespace dealii
       }
 
     private:
+      // A serial team (one thread per cell) keeps no gradients of all points:
+      // get_gradient() differentiates the values at the point's quadrature
+      // lines (collocation), and the submit_* functions add their point's
+      // part of integrate() to two sums, held where the gradients of the
+      // component would be: submitted values ([0, n_q_points)) and tested
+      // gradients ([n_q_points, 2 n_q_points)). That is the least data a
+      // thread has to keep in registers.
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void clear_accumulators()
+      {
+        Number *g = gradients;
+        team.for_each(n_components * dim * n_q_points,
+                      [&](unsigned int i) { g[i] = Number(); });
+      }
+
+      // d u_c / d xi_d at point q.
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE Number
+      reference_derivative(const unsigned int c,
+                           const unsigned int d,
+                           const unsigned int q) const
+      {
+        if (!team.is_serial())
+          return gradients[(c * dim + d) * n_q_points + q];
+        constexpr unsigned int nq     = n_q_points_1d;
+        const unsigned int     stride = d == 0 ? 1 : d == 1 ? nq : nq * nq;
+        const unsigned int     row    = (q / stride) % nq;
+        const Number          *v   = values + c * n_q_points + q - row * stride;
+        Number                 sum = 0;
+        for (unsigned int m = 0; m < nq; ++m)
+          sum += collocation[row * nq + m] * v[m * stride];
+        return sum;
+      }
+
+      // Test with t = (J^-1 grad JxW)_d at point q: stored for integrate(),
+      // or, for a serial team, its part of integrate() added right away.
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      submit_reference_derivative(const unsigned int c,
+                                  const unsigned int d,
+                                  const unsigned int q,
+                                  const Number       t)
+      {
+        if (!team.is_serial())
+        {
+          gradients[(c * dim + d) * n_q_points + q] = t;
+          return;
+        }
+        constexpr unsigned int nq     = n_q_points_1d;
+        const unsigned int     stride = d == 0 ? 1 : d == 1 ? nq : nq * nq;
+        const unsigned int     row    = (q / stride) % nq;
+        Number *acc = gradients + (c * dim + 1) * n_q_points + q - row * stride;
+        for (unsigned int m = 0; m < nq; ++m)
+          acc[m * stride] += collocation[row * nq + m] * t;
+      }
+
       // Interpolate the DoF values from the coarse side of hanging faces and
       // edges (transpose: the reverse, before writing).
       template <bool transpose>
@@ -755,6 +842,7 @@ namespace dealii
                                    double(center[d]));
                       });
         team.barrier();
+        DEAL_II_GPU_UNROLL
         for (unsigned int d = 0; d < dim; ++d)
           interpolate_to_quadrature(x + d * n_q_points);
       }
@@ -776,10 +864,12 @@ namespace dealii
         const Number          *x  = point_coordinates();
         const Number          *co = collocation;
         Number                 J[dim][dim];
+        DEAL_II_GPU_UNROLL
         for (unsigned int c = 0; c < dim; ++c)
         {
           const Number *xc = x + c * n_q_points;
           Number        j0 = 0, j1 = 0, j2 = 0;
+          DEAL_II_GPU_UNROLL
           for (unsigned int m = 0; m < nq; ++m)
           {
             j0 += co[i * nq + m] * xc[m + nq * (j + nq * k)];
@@ -845,8 +935,8 @@ namespace dealii
       const TeamMember                  &team;
       const unsigned int                 cell;
       const MatrixFreeData<dim, Number> &data;
-      Number                            *shape;
-      Number                            *collocation;
+      const Number                      *shape;
+      const Number                      *collocation;
       Number                            *values;
       Number                            *gradients;
       Number                            *buffer0;
@@ -866,6 +956,7 @@ namespace dealii
       // neither costs registers (occupancy) where it is not used.
       template <bool hanging,
                 bool from_points,
+                bool thread_per_cell,
                 int  dim,
                 typename Number,
                 typename Functor>
@@ -879,20 +970,45 @@ namespace dealii
                      const Number                      *src,
                      Number                            *dst)
       {
-        parallel_for_teams(
-            "MatrixFree::cell_loop",
-            end - begin,
-            shape,
-            scratch,
-            [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
-            {
-              MatrixFreeData<dim, Number> known = data;
-              if constexpr (!hanging)
-                known.hanging_masks = nullptr;
-              known.jacobians_from_points = from_points ? 1 : 0;
-              functor(team, begin + team.team_index(), known, src, dst);
-            },
-            cells_per_block);
+        const auto cell = [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
+        {
+          MatrixFreeData<dim, Number> known = data;
+          if constexpr (!hanging)
+            known.hanging_masks = nullptr;
+          known.jacobians_from_points = from_points ? 1 : 0;
+          functor(team, begin + team.team_index(), known, src, dst);
+        };
+        if constexpr (thread_per_cell)
+        {
+          // The scratch size must be known at compile time here.
+          (void)scratch;
+          parallel_for_thread_teams<cell_scratch_bytes<dim, Number>(
+              Functor::fe_degree,
+              Functor::n_q_points_1d,
+              Functor::n_components,
+              from_points)>("MatrixFree::cell_loop",
+                            end - begin,
+                            shape,
+                            cell,
+                            cells_per_block);
+        }
+        else
+          parallel_for_teams("MatrixFree::cell_loop",
+                             end - begin,
+                             shape,
+                             scratch,
+                             cell,
+                             cells_per_block);
+      }
+
+      // Whether one thread per cell is compiled for a functor: for the cells
+      // reinit() allows it for (scalar 3D cells, few points; there, only
+      // the kernels with the Jacobians from the points).
+      template <int dim, typename Functor>
+      constexpr bool thread_per_cell_compiled()
+      {
+        return dim == 3 && Functor::n_components == 1 &&
+               power(Functor::n_q_points_1d, dim) <= max_points_thread_per_cell;
       }
     } // namespace internal
 
@@ -936,23 +1052,56 @@ namespace dealii
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();
       // Cells [begin, end) of one color.
-      auto run = [&](const unsigned int begin, const unsigned int end)
+      const bool per_cell = thread_per_cell;
+      auto       run = [&](const unsigned int begin, const unsigned int end)
       {
         if (begin == end)
           return;
         const bool hanging = d.hanging_masks != nullptr;
         const bool points  = d.jacobians_from_points != 0;
+        if constexpr (internal::thread_per_cell_compiled<dim, Functor>())
+        {
+          if (per_cell)
+          {
+            // reinit() allows one thread per cell only with the Jacobians
+            // computed in the kernel.
+            Assert(points, ExcInternalError());
+            if (hanging)
+              internal::run_cells<true, true, true>(functor,
+                                                    d,
+                                                    begin,
+                                                    end,
+                                                    shape,
+                                                    scratch,
+                                                    cells_per_block,
+                                                    s,
+                                                    t);
+            else
+              internal::run_cells<false, true, true>(functor,
+                                                     d,
+                                                     begin,
+                                                     end,
+                                                     shape,
+                                                     scratch,
+                                                     cells_per_block,
+                                                     s,
+                                                     t);
+            return;
+          }
+        }
+        // reinit() allows one thread per cell only where it is compiled.
+        Assert(!per_cell, ExcInternalError());
         if (hanging && points)
-          internal::run_cells<true, true>(
+          internal::run_cells<true, true, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (hanging)
-          internal::run_cells<true, false>(
+          internal::run_cells<true, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (points)
-          internal::run_cells<false, true>(
+          internal::run_cells<false, true, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else
-          internal::run_cells<false, false>(
+          internal::run_cells<false, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
       };
       // Phases: cells away from other ranks while src's ghosts arrive,

@@ -96,6 +96,11 @@ namespace dealii
                                                  Number       *buffer)
         {
           constexpr unsigned int n = n_dofs_1d, degree = n_dofs_1d - 1;
+          // Unrolled, so that a serial team's indices are constants (its
+          // scratch then stays in registers).
+#ifdef __CUDA_ARCH__
+#  pragma unroll
+#endif
           for (unsigned int step = 0; step < dim; ++step)
           {
             const unsigned int d = transpose ? dim - 1 - step : step;

@@ -132,6 +132,33 @@ namespace dealii
     };
 
     /**
+     * How a CUDA cell kernel lays out its threads. No effect on the host
+     * backend, which runs every cell in one thread anyway.
+     */
+    enum class CellThreads
+    {
+      /** One thread per cell where that measured faster on the H100
+       *  (doc/benchmarks.md): scalar fields in 3D with
+       *  GeometryStorage::field and at most 27 quadrature points (Q1, Q2),
+       *  or GeometryStorage::points and at most 8 (Q1); one thread per
+       *  quadrature point otherwise. */
+      automatic,
+      /** One thread per quadrature point: the cell's threads pass the
+       *  sum-factorization data through shared memory, with barriers. */
+      per_quadrature_point,
+      /** One thread per cell, which does all of the cell's work with the
+       *  cell's data in its registers: no shared memory and no barriers,
+       *  but as many registers as the data need. For scalar 3D cells of at
+       *  most max_points_thread_per_cell quadrature points whose Jacobians
+       *  are computed in the kernel (GeometryStorage::points or field):
+       *  only there is it compiled, since only there was it faster. */
+      per_cell
+    };
+
+    /** Most quadrature points a cell may have for CellThreads::per_cell. */
+    constexpr unsigned int max_points_thread_per_cell = 27;
+
+    /**
      * Matrix-free data on the device for FE_Q(k) and FESystem(FE_Q(k), n)
      * (n = 1..dim) with a tensor-product Gauss quadrature, mirroring deal.II's
      * MatrixFree: reinit() from a Mapping, a DoFHandler, AffineConstraints and
@@ -173,6 +200,7 @@ namespace dealii
     public:
       /** How the cell geometry is kept on the device (see above). */
       using GeometryStorage = GPU::GeometryStorage;
+      using CellThreads     = GPU::CellThreads;
 
       struct AdditionalData
       {
@@ -204,7 +232,9 @@ namespace dealii
          *  each); 0 picks at least 64 threads per block (3D: 8 cells for
          *  Q1, 2 for Q2, 1 from Q3 on). Cells of at most 32 points are
          *  packed into warps (32 / points a warp), so more than one is
-         *  rounded up to whole warps. No effect on the host backend. */
+         *  rounded up to whole warps. With one thread per cell (see
+         *  cell_threads): the block's threads, 0 for 128, at most 256. No
+         *  effect on the host backend. */
         unsigned int cells_per_block;
         /** With several ranks: run the cells that touch no ghost DoF while
          *  the ghost values of src arrive and while dst's ghost
@@ -213,6 +243,8 @@ namespace dealii
         /** Stored Jacobians, quadrature points or the mapping field (see
          *  GeometryStorage). */
         GeometryStorage geometry;
+        /** One thread per quadrature point or per cell (see CellThreads). */
+        CellThreads cell_threads = CellThreads::automatic;
       };
 
       MatrixFree() = default;
@@ -311,6 +343,22 @@ namespace dealii
       /** Cells per thread block of the cell loop on CUDA. */
       unsigned int get_cells_per_block() const;
 
+      /** Whether the CUDA cell loop runs one thread per cell (see
+       *  CellThreads). */
+      bool runs_thread_per_cell() const;
+
+      /**
+       * The locally owned DoFs (by their position in the locally owned
+       * range) in the order in which the CUDA cell loop first reads them:
+       * with one thread per cell, the 32 cells of a warp together, one
+       * local DoF position after the other, so that the DoFs a warp first
+       * reads at one position lie next to each other in memory; else cell
+       * by cell. Owned DoFs that no cell reads (constrained ones) follow in
+       * their present order. Used by
+       * GPU::DoFRenumbering::matrix_free_data_locality().
+       */
+      std::vector<unsigned int> get_dof_read_order() const;
+
       /** Locally owned cells that touch ghost DoFs (other ranks' DoFs). */
       unsigned int n_boundary_cells() const;
 
@@ -350,7 +398,8 @@ namespace dealii
       Array<Number>                                      hanging_interpolation;
       unsigned int                                       n_hanging_cells = 0;
       unsigned int                                       cells_per_block = 1;
-      std::vector<Point<dim>>                            host_quadrature_points;
+      bool                    thread_per_cell = false;
+      std::vector<Point<dim>> host_quadrature_points;
       std::vector<std::pair<unsigned int, unsigned int>> colors;
       // Per color: [first, p1) and [p2, last) touch no ghosts, [p1, p2)
       // does: {first, p1, p2, last}.

@@ -30,8 +30,9 @@ namespace dealii
       }
     };
 
-    /** The operation at one quadrature point. */
-    template <typename Number, typename FEEval>
+    /** The operation at one quadrature point (without the mass term if
+     *  not @p with_mass). */
+    template <bool with_mass = true, typename Number, typename FEEval>
     DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
     laplace_quadrature_operation(const LaplaceCoefficients<Number> &k,
                                  FEEval                            &phi,
@@ -42,7 +43,7 @@ namespace dealii
       const Number a =
           k.diffusion != nullptr ? k.diffusion[index] : k.diffusion_constant;
       phi.submit_gradient(a * phi.get_gradient(q), q);
-      if (k.has_reaction())
+      if (with_mass && k.has_reaction())
       {
         const Number c =
             k.reaction != nullptr ? k.reaction[index] : k.reaction_constant;
@@ -71,14 +72,30 @@ namespace dealii
                  const Number                      *src,
                  Number                            *dst) const
       {
+        // See LaplaceFunctionCell.
+        if (team.is_serial() && !coefficients.has_reaction())
+          apply<false>(team, cell, data, src, dst);
+        else
+          apply<true>(team, cell, data, src, dst);
+      }
+
+    private:
+      template <bool with_mass>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      apply(const TeamMember                  &team,
+            const unsigned int                 cell,
+            const MatrixFreeData<dim, Number> &data,
+            const Number                      *src,
+            Number                            *dst) const
+      {
         FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
-        const bool reaction = coefficients.has_reaction();
+        const bool reaction = with_mass && coefficients.has_reaction();
         phi.read_dof_values(src);
         phi.evaluate(reaction, true);
         const LaplaceCoefficients<Number> k = coefficients;
         phi.apply_for_each_quad_point(
             [&](auto &p, const unsigned int q)
-            { laplace_quadrature_operation(k, p, q); });
+            { laplace_quadrature_operation<with_mass>(k, p, q); });
         phi.integrate(reaction, true);
         phi.distribute_local_to_global(dst);
       }
@@ -116,8 +133,26 @@ namespace dealii
                  const Number                      *src,
                  Number                            *dst) const
       {
+        // One thread per cell keeps the submitted values in an accumulator
+        // of n_q_points registers whenever submit_value() may be called:
+        // without the mass term, a cell compiled without that call.
+        if (team.is_serial() && reaction_constant == Number())
+          apply<false>(team, cell, data, src, dst);
+        else
+          apply<true>(team, cell, data, src, dst);
+      }
+
+    private:
+      template <bool with_mass>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      apply(const TeamMember                  &team,
+            const unsigned int                 cell,
+            const MatrixFreeData<dim, Number> &data,
+            const Number                      *src,
+            Number                            *dst) const
+      {
         FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
-        const bool reaction = reaction_constant != Number();
+        const bool reaction = with_mass && reaction_constant != Number();
         phi.read_dof_values(src);
         phi.evaluate(reaction, true);
         const Coefficient a = coefficient;
@@ -127,8 +162,9 @@ namespace dealii
             {
               p.submit_gradient(a(p.quadrature_point(q)) * p.get_gradient(q),
                                 q);
-              if (reaction)
-                p.submit_value(c * p.get_value(q), q);
+              if constexpr (with_mass)
+                if (reaction)
+                  p.submit_value(c * p.get_value(q), q);
             });
         phi.integrate(reaction, true);
         phi.distribute_local_to_global(dst);
