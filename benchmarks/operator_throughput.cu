@@ -179,11 +179,16 @@ struct Parameters
 };
 
 // Whether a geometry row runs with a "Cell threads" entry: one thread per
-// cell needs the Jacobians computed in the kernel (points or field).
+// cell needs the Jacobians computed in the kernel (points or field) and a
+// mesh without hanging nodes.
 bool
-per_cell_possible(const std::string &geometry, const std::string &threads)
+per_cell_possible(const std::string &geometry,
+                  const std::string &threads,
+                  const std::string &refinement)
 {
-  return threads != "per cell" || geometry == "points" || geometry == "field";
+  return threads != "per cell" ||
+         ((geometry == "points" || geometry == "field") &&
+          refinement != "shell");
 }
 
 // The "Cell threads" entry as AdditionalData::cell_threads.
@@ -415,14 +420,16 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
     std::vector<std::pair<std::string, std::string>> variants;
     for (const auto &geometry : param.geometries)
       for (const auto &threads : param.cell_threads)
-        if (per_cell_possible(geometry, threads))
+        if (per_cell_possible(geometry, threads, param.refinement))
           variants.emplace_back(geometry, threads);
     GPU::MatrixFree<dim, Number> matrix_free;
     const std::string            first_geometry =
         param.geometries[0] == "tensor" ? "jacobians" : param.geometries[0];
     make_matrix_free(matrix_free,
                      first_geometry,
-                     per_cell_possible(first_geometry, param.cell_threads[0])
+                     per_cell_possible(first_geometry,
+                                       param.cell_threads[0],
+                                       param.refinement)
                          ? param.cell_threads[0]
                          : "automatic");
     GPU::Array<Number> coefficients;

@@ -840,8 +840,11 @@ namespace dealii
         const bool         from_points =
             additional_data.geometry == GeometryStorage::points ||
             additional_data.geometry == GeometryStorage::field;
+        // Not with hanging nodes either: their per-cell kernels doubled the
+        // compile time of the per-cell code.
         const bool possible = dim == 3 && n_components == 1 && from_points &&
-                              n_points <= max_points_thread_per_cell;
+                              n_points <= max_points_thread_per_cell &&
+                              !resolve_hanging;
         switch (additional_data.cell_threads)
         {
         case CellThreads::automatic:
@@ -861,14 +864,16 @@ namespace dealii
                           "one thread per cell for " + std::to_string(dim) +
                           "D, " + std::to_string(n_components) +
                           " component(s), " + std::to_string(n_points) +
-                          " quadrature points and " +
+                          " quadrature points, " +
                           (from_points ? "the Jacobians computed in the "
                                          "kernel"
                                        : "stored Jacobians") +
+                          (resolve_hanging ? " and hanging nodes"
+                                           : " and no hanging nodes") +
                           " (supported: 3D, one component, at most " +
                           std::to_string(max_points_thread_per_cell) +
                           " quadrature points, GeometryStorage::points or "
-                          "field)"));
+                          "field, no hanging nodes)"));
           thread_per_cell = true;
           break;
         }

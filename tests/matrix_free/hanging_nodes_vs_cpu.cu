@@ -69,9 +69,16 @@ main(int argc, char **argv)
   // The merged diffusion tensor (LaplaceTensorCell).
   test<2, 3, 1, double, true>(true, true, 2, true);
   test<3, 2, 1, double, true>(true, false, 1);
-  // One thread per cell, and the DoFs renumbered for its reads.
-  test<3, 2, 1, double>(
-      true, false, 1, false, Geometry::field, GPU::CellThreads::per_cell, true);
+  // Where a uniform mesh would run one thread per cell, the automatic
+  // layout takes one thread per point here (not compiled with hanging
+  // nodes), also with the DoFs renumbered for the cell loop's reads.
+  test<3, 2, 1, double>(true,
+                        false,
+                        1,
+                        false,
+                        Geometry::field,
+                        GPU::CellThreads::automatic,
+                        true);
   test<3, 1, 1, double>(
-      false, true, 2, true, Geometry::points, GPU::CellThreads::per_cell);
+      false, true, 2, true, Geometry::points, GPU::CellThreads::automatic);
 }

@@ -320,6 +320,58 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForScalar3D)
   EXPECT_FALSE(matrix_free.runs_thread_per_cell());
 }
 
+// One thread per cell is not compiled for meshes with hanging nodes: an
+// explicit request is refused, the automatic choice takes one per point.
+TEST(MatrixFreeErrors, ThreadPerCellNotWithHangingNodes)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  tria.refine_global(1);
+  tria.begin_active()->set_refine_flag();
+  tria.execute_coarsening_and_refinement();
+  ASSERT_TRUE(tria.has_hanging_nodes());
+  DoFHandler<3> dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<3>(1));
+  AffineConstraints<double> constraints;
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+  constraints.close();
+  GPU::MatrixFree<3, double>                 matrix_free;
+  GPU::MatrixFree<3, double>::AdditionalData data;
+  data.geometry     = GPU::GeometryStorage::field;
+  data.cell_threads = GPU::CellThreads::per_cell;
+  std::string message;
+  try
+  {
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  }
+  catch (const GPU::ExcNotSupportedByMatrixFree &e)
+  {
+    message = e.what();
+  }
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  message.erase(std::unique(message.begin(),
+                            message.end(),
+                            [](char a, char b)
+                            { return a == ' ' && b == ' '; }),
+                message.end());
+  EXPECT_NE(message.find("no hanging nodes)"), std::string::npos) << message;
+  data.cell_threads = GPU::CellThreads::automatic;
+  matrix_free.reinit(
+      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  EXPECT_FALSE(matrix_free.runs_thread_per_cell());
+  // Without the hanging cell, the automatic choice is one thread per cell.
+  Triangulation<3> uniform;
+  GridGenerator::hyper_cube(uniform);
+  uniform.refine_global(1);
+  DoFHandler<3> uniform_dofs(uniform);
+  uniform_dofs.distribute_dofs(FE_Q<3>(1));
+  AffineConstraints<double> none;
+  none.close();
+  matrix_free.reinit(MappingQ<3>(1), uniform_dofs, none, QGauss<1>(2), data);
+  EXPECT_TRUE(matrix_free.runs_thread_per_cell());
+}
+
 // The merged diffusion tensor needs stored Jacobians: refused with points
 // and after release_geometry(), which also frees the memory; a coefficient
 // array of the wrong size is refused.

@@ -75,8 +75,17 @@ namespace dealii
       }
 
       /** Whether the team is one thread that runs all of its loops (see
-       *  parallel_for_thread_teams), on the device or on the host. */
-      DEAL_II_GPU_HOST_DEVICE bool is_serial() const { return serial; }
+       *  parallel_for_thread_teams), on the device or on the host.
+       *
+       *  The template argument @p may_be_serial of this function and of the
+       *  loops and barriers below: false promises that the team is never
+       *  serial, so the serial code is not compiled. The serial path in every
+       *  team kernel made the CUDA test build about 8 times slower. */
+      template <bool may_be_serial = true>
+      DEAL_II_GPU_HOST_DEVICE bool is_serial() const
+      {
+        return may_be_serial && serial;
+      }
 
       /** Team scratch memory (shared memory on CUDA), at a byte offset. */
       template <typename T>
@@ -92,19 +101,17 @@ namespace dealii
        * team takes i = t, t + team size, ...; on the host all i run in
        * order. The calls must not depend on each other.
        */
-      template <typename F>
+      template <bool may_be_serial = true, typename F>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
       for_each(const unsigned int n, const F &f) const
       {
 #ifdef __CUDA_ARCH__
-        if (serial)
+        if (is_serial<may_be_serial>())
         {
           // Unrolled where n is known at compile time, so that scratch
           // indices become constants and the scratch can live in registers.
           // Only loops as short as those of the cells that run serially:
-          // the serial path is compiled into every team kernel, and
-          // unrolling the long loops of high degrees there tripled the
-          // compile time (nvcc 13).
+          // unrolling longer loops multiplies the compile time (nvcc 13).
           if (n <= max_serial_unroll)
           {
 #  pragma unroll
@@ -134,7 +141,7 @@ namespace dealii
        * threads of a smaller index space are the first ranks, and extents
        * known at compile time turn the index arithmetic into multiplications.
        */
-      template <typename F>
+      template <bool may_be_serial = true, typename F>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
       for_each(const unsigned int nx,
                const unsigned int ny,
@@ -142,7 +149,7 @@ namespace dealii
                const F           &f) const
       {
 #ifdef __CUDA_ARCH__
-        if (serial)
+        if (is_serial<may_be_serial>())
         {
           if (nx * ny * nz <= max_serial_unroll)
           {
@@ -179,10 +186,11 @@ namespace dealii
        * threads after it. Call it from every thread (never inside for_each
        * or a branch that depends on the thread).
        */
+      template <bool may_be_serial = true>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void barrier() const
       {
 #ifdef __CUDA_ARCH__
-        if (serial)
+        if (is_serial<may_be_serial>())
           return;
         if (warp_team)
           __syncwarp();
@@ -198,11 +206,12 @@ namespace dealii
        * parallel_for_teams). Use it to decide on a branch that contains
        * barriers: such a branch must be taken by the whole scope.
        */
+      template <bool may_be_serial = true>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE bool
       barrier_or(const bool condition) const
       {
 #ifdef __CUDA_ARCH__
-        if (serial)
+        if (is_serial<may_be_serial>())
           return condition;
         if (warp_team)
           return __any_sync(0xffffffffu, condition && active) != 0;

@@ -72,13 +72,28 @@ namespace dealii
                 (points_in_scratch ? dim * n_q : 0));
       }
 
+      // Whether cells of this kind may run one thread per cell (see
+      // CellThreads::per_cell): only for them is the serial team code
+      // compiled.
+      template <int dim>
+      constexpr bool thread_per_cell_compiled(const unsigned int n_components,
+                                              const unsigned int n_q_points_1d)
+      {
+        return dim == 3 && n_components == 1 &&
+               power(n_q_points_1d, dim) <= max_points_thread_per_cell;
+      }
+
       // One pass of sum factorization in direction `direction`: for every
       // point of `out` (extents out0 x out1 x out2),
       //   out = sum_m M(o, m) in(.., m, ..)   (forward, M[o * ld + m]) or
       //   out = sum_m M(m, o) in(.., m, ..)   (transpose, M[m * ld + o]),
       // where `in` has the extents of `out` except n_contract in `direction`.
       // A barrier follows, so the next pass can read `out`.
-      template <int direction, bool transpose, bool add, typename Number>
+      template <int  direction,
+                bool transpose,
+                bool add,
+                bool may_be_serial,
+                typename Number>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
       contract(const TeamMember  &team,
                const Number      *M,
@@ -92,31 +107,30 @@ namespace dealii
       {
         const unsigned int in0 = direction == 0 ? n_contract : out0;
         const unsigned int in1 = direction == 1 ? n_contract : out1;
-        team.for_each(out0,
-                      out1,
-                      out2,
-                      [&](unsigned int i, unsigned int j, unsigned int k)
-                      {
-                        const unsigned int o = direction == 0   ? i
-                                               : direction == 1 ? j
-                                                                : k;
-                        // Position of m = 0 in `in` and the stride of m there.
-                        const unsigned int base =
-                            direction == 0   ? in0 * (j + in1 * k)
-                            : direction == 1 ? i + in0 * in1 * k
-                                             : i + in0 * j;
-                        const unsigned int stride = direction == 0 ? 1
-                                                    : direction == 1
-                                                        ? in0
-                                                        : in0 * in1;
-                        Number             sum    = Number();
-                        for (unsigned int m = 0; m < n_contract; ++m)
-                          sum += (transpose ? M[m * ld + o] : M[o * ld + m]) *
-                                 in[base + m * stride];
-                        const unsigned int index = i + out0 * (j + out1 * k);
-                        out[index]               = add ? out[index] + sum : sum;
-                      });
-        team.barrier();
+        team.for_each<may_be_serial>(
+            out0,
+            out1,
+            out2,
+            [&](unsigned int i, unsigned int j, unsigned int k)
+            {
+              const unsigned int o = direction == 0   ? i
+                                     : direction == 1 ? j
+                                                      : k;
+              // Position of m = 0 in `in` and the stride of m there.
+              const unsigned int base   = direction == 0   ? in0 * (j + in1 * k)
+                                          : direction == 1 ? i + in0 * in1 * k
+                                                           : i + in0 * j;
+              const unsigned int stride = direction == 0   ? 1
+                                          : direction == 1 ? in0
+                                                           : in0 * in1;
+              Number             sum    = Number();
+              for (unsigned int m = 0; m < n_contract; ++m)
+                sum += (transpose ? M[m * ld + o] : M[o * ld + m]) *
+                       in[base + m * stride];
+              const unsigned int index = i + out0 * (j + out1 * k);
+              out[index]               = add ? out[index] + sum : sum;
+            });
+        team.barrier<may_be_serial>();
       }
     } // namespace internal
 
@@ -164,6 +178,10 @@ namespace dealii
           n_dofs_per_component * n_components;
       static constexpr unsigned int n_q_points =
           internal::power(n_q_points_1d, dim);
+      /** Whether cells of this kind may run one thread per cell
+       *  (CellThreads::per_cell); only then is that code compiled. */
+      static constexpr bool may_run_serially =
+          internal::thread_per_cell_compiled<dim>(n_components, n_q_points_1d);
 
       using value_type = std::conditional_t<n_components == 1,
                                             Number,
@@ -202,7 +220,7 @@ namespace dealii
         local_results = buffer1 + n_q_points;
         const Number *shape_values = data.shape_values;
         const Number *colloc       = data.collocation_gradients;
-        if (team.is_serial())
+        if (team.is_serial<may_run_serially>())
         {
           // One thread: read the 1D data where they are used (cached
           // loads), so that they do not hold registers throughout.
@@ -212,10 +230,12 @@ namespace dealii
         }
         else
         {
-          team.for_each(n_q_points_1d * n_dofs_1d,
-                        [&](unsigned int i) { sh[i] = shape_values[i]; });
-          team.for_each(n_q_points_1d * n_q_points_1d,
-                        [&](unsigned int i) { co[i] = colloc[i]; });
+          team.for_each<may_run_serially>(n_q_points_1d * n_dofs_1d,
+                                          [&](unsigned int i)
+                                          { sh[i] = shape_values[i]; });
+          team.for_each<may_run_serially>(n_q_points_1d * n_q_points_1d,
+                                          [&](unsigned int i)
+                                          { co[i] = colloc[i]; });
           shape       = sh;
           collocation = co;
         }
@@ -228,11 +248,11 @@ namespace dealii
           {
             const Number *points =
                 data.quadrature_points + std::size_t(cell) * dim * n_q_points;
-            team.for_each(dim * n_q_points,
-                          [&](unsigned int i) { x[i] = points[i]; });
+            team.for_each<may_run_serially>(
+                dim * n_q_points, [&](unsigned int i) { x[i] = points[i]; });
           }
         }
-        team.barrier();
+        team.barrier<may_run_serially>();
       }
 
       /**
@@ -245,17 +265,18 @@ namespace dealii
         const unsigned int *indices =
             data.dof_indices + std::size_t(cell) * dofs_per_cell;
         Number *v = values;
-        team.for_each(dofs_per_cell,
-                      [&](unsigned int i)
-                      {
-                        const unsigned int index = indices[i];
-                        // DoF values of component c go to the start of its
-                        // value slot.
-                        const unsigned int c = i / n_dofs_per_component;
-                        v[c * n_q_points + i % n_dofs_per_component] =
-                            index == constrained_dof ? Number() : src[index];
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(
+            dofs_per_cell,
+            [&](unsigned int i)
+            {
+              const unsigned int index = indices[i];
+              // DoF values of component c go to the start of its
+              // value slot.
+              const unsigned int c = i / n_dofs_per_component;
+              v[c * n_q_points + i % n_dofs_per_component] =
+                  index == constrained_dof ? Number() : src[index];
+            });
+        team.barrier<may_run_serially>();
         resolve_hanging_nodes<false>();
       }
 
@@ -267,14 +288,14 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE void set_unit_dof_values(const unsigned int i)
       {
         Number *v = values;
-        team.for_each(dofs_per_cell,
-                      [&](unsigned int j)
-                      {
-                        v[(j / n_dofs_per_component) * n_q_points +
-                          j % n_dofs_per_component] =
-                            j == i ? Number(1) : Number();
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(
+            dofs_per_cell,
+            [&](unsigned int j)
+            {
+              v[(j / n_dofs_per_component) * n_q_points +
+                j % n_dofs_per_component] = j == i ? Number(1) : Number();
+            });
+        team.barrier<may_run_serially>();
         resolve_hanging_nodes<false>();
       }
 
@@ -284,13 +305,14 @@ namespace dealii
         resolve_hanging_nodes<true>();
         const Number *v = values;
         Number       *r = local_results;
-        team.for_each(1,
-                      [&](unsigned int)
-                      {
-                        r[i] = v[(i / n_dofs_per_component) * n_q_points +
-                                 i % n_dofs_per_component];
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(
+            1,
+            [&](unsigned int)
+            {
+              r[i] = v[(i / n_dofs_per_component) * n_q_points +
+                       i % n_dofs_per_component];
+            });
+        team.barrier<may_run_serially>();
       }
 
       /**
@@ -308,15 +330,16 @@ namespace dealii
         const unsigned int *indices =
             data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v = values;
-        team.for_each(dofs_per_cell,
-                      [&](unsigned int j)
-                      {
-                        f(j,
-                          indices[j],
-                          v[(j / n_dofs_per_component) * n_q_points +
-                            j % n_dofs_per_component]);
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(
+            dofs_per_cell,
+            [&](unsigned int j)
+            {
+              f(j,
+                indices[j],
+                v[(j / n_dofs_per_component) * n_q_points +
+                  j % n_dofs_per_component]);
+            });
+        team.barrier<may_run_serially>();
       }
 
       /** Vector index of local DoF j (constrained_dof if skipped). */
@@ -332,19 +355,19 @@ namespace dealii
             data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *r       = local_results;
         const bool    atomics = data.use_atomics;
-        team.for_each(dofs_per_cell,
-                      [&](unsigned int i)
-                      {
-                        const unsigned int index = indices[i];
-                        if (index != constrained_dof)
-                        {
-                          if (atomics)
-                            atomic_add(dst + index, r[i]);
-                          else
-                            dst[index] += r[i];
-                        }
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(dofs_per_cell,
+                                        [&](unsigned int i)
+                                        {
+                                          const unsigned int index = indices[i];
+                                          if (index != constrained_dof)
+                                          {
+                                            if (atomics)
+                                              atomic_add(dst + index, r[i]);
+                                            else
+                                              dst[index] += r[i];
+                                          }
+                                        });
+        team.barrier<may_run_serially>();
       }
 
       /**
@@ -371,30 +394,31 @@ namespace dealii
           Number *v = values + c * n_q_points;
           interpolate_to_quadrature(v);
           // A serial team computes each gradient where it is asked for.
-          if (evaluate_gradients && !team.is_serial())
+          if (evaluate_gradients && !team.is_serial<may_run_serially>())
           {
             Number       *g  = gradients + c * dim * n_q_points;
             const Number *co = collocation;
-            team.for_each(nq,
-                          nq,
-                          dim == 3 ? nq : 1,
-                          [&](unsigned int i, unsigned int j, unsigned int k)
-                          {
-                            const unsigned int q  = i + nq * (j + nq * k);
-                            Number             gx = 0, gy = 0, gz = 0;
-                            for (unsigned int m = 0; m < nq; ++m)
-                            {
-                              gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
-                              gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
-                              if (dim == 3)
-                                gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
-                            }
-                            g[q]              = gx;
-                            g[n_q_points + q] = gy;
-                            if (dim == 3)
-                              g[2 * n_q_points + q] = gz;
-                          });
-            team.barrier();
+            team.for_each<may_run_serially>(
+                nq,
+                nq,
+                dim == 3 ? nq : 1,
+                [&](unsigned int i, unsigned int j, unsigned int k)
+                {
+                  const unsigned int q  = i + nq * (j + nq * k);
+                  Number             gx = 0, gy = 0, gz = 0;
+                  for (unsigned int m = 0; m < nq; ++m)
+                  {
+                    gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
+                    gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
+                    if (dim == 3)
+                      gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
+                  }
+                  g[q]              = gx;
+                  g[n_q_points + q] = gy;
+                  if (dim == 3)
+                    g[2 * n_q_points + q] = gz;
+                });
+            team.barrier<may_run_serially>();
           }
         }
       }
@@ -407,14 +431,14 @@ namespace dealii
       template <typename F>
       DEAL_II_GPU_HOST_DEVICE void apply_for_each_quad_point(const F &f)
       {
-        team.for_each(n_q_points,
-                      [&](unsigned int q)
-                      {
-                        if (data.jacobians_from_points)
-                          compute_point_geometry(q);
-                        f(*this, q);
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(n_q_points,
+                                        [&](unsigned int q)
+                                        {
+                                          if (data.jacobians_from_points)
+                                            compute_point_geometry(q);
+                                          f(*this, q);
+                                        });
+        team.barrier<may_run_serially>();
       }
 
       DEAL_II_GPU_HOST_DEVICE value_type get_value(const unsigned int q) const
@@ -509,9 +533,9 @@ namespace dealii
       {
         const Number jxw = JxW(q);
         // A serial team still reads the values of later points.
-        Number            *out = team.is_serial() ? gradients : values;
+        Number *out = team.is_serial<may_run_serially>() ? gradients : values;
         const unsigned int stride =
-            team.is_serial() ? dim * n_q_points : n_q_points;
+            team.is_serial<may_run_serially>() ? dim * n_q_points : n_q_points;
         if constexpr (n_components == 1)
           out[q] = v * jxw;
         else
@@ -609,69 +633,71 @@ namespace dealii
         for (unsigned int c = 0; c < n_components; ++c)
         {
           Number *v = values + c * n_q_points;
-          if (team.is_serial())
+          if (team.is_serial<may_run_serially>())
           {
             // The submitted values and the tested gradients were summed up
             // point by point; start the passes from them.
             Number    *acc = gradients + c * dim * n_q_points;
             const bool iv = integrate_values, ig = integrate_gradients;
-            team.for_each(n_q_points,
-                          [&](unsigned int q)
-                          {
-                            buffer0[q] = (iv ? acc[q] : Number()) +
-                                         (ig ? acc[n_q_points + q] : Number());
-                          });
+            team.for_each<may_run_serially>(
+                n_q_points,
+                [&](unsigned int q)
+                {
+                  buffer0[q] = (iv ? acc[q] : Number()) +
+                               (ig ? acc[n_q_points + q] : Number());
+                });
           }
           else if (integrate_gradients)
           {
             const Number *g           = gradients + c * dim * n_q_points;
             const Number *co          = collocation;
             const bool    with_values = integrate_values;
-            team.for_each(nq,
-                          nq,
-                          dim == 3 ? nq : 1,
-                          [&](unsigned int i, unsigned int j, unsigned int k)
-                          {
-                            const unsigned int q = i + nq * (j + nq * k);
-                            Number sum = with_values ? v[q] : Number();
-                            for (unsigned int m = 0; m < nq; ++m)
-                            {
-                              sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
-                              sum += co[m * nq + j] *
-                                     g[n_q_points + i + nq * (m + nq * k)];
-                              if (dim == 3)
-                                sum +=
-                                    co[m * nq + k] *
-                                    g[2 * n_q_points + i + nq * (j + nq * m)];
-                            }
-                            buffer0[q] = sum;
-                          });
-            team.barrier();
+            team.for_each<may_run_serially>(
+                nq,
+                nq,
+                dim == 3 ? nq : 1,
+                [&](unsigned int i, unsigned int j, unsigned int k)
+                {
+                  const unsigned int q   = i + nq * (j + nq * k);
+                  Number             sum = with_values ? v[q] : Number();
+                  for (unsigned int m = 0; m < nq; ++m)
+                  {
+                    sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
+                    sum +=
+                        co[m * nq + j] * g[n_q_points + i + nq * (m + nq * k)];
+                    if (dim == 3)
+                      sum += co[m * nq + k] *
+                             g[2 * n_q_points + i + nq * (j + nq * m)];
+                  }
+                  buffer0[q] = sum;
+                });
+            team.barrier<may_run_serially>();
           }
           // The passes start from buffer0 where the gradients were tested
           // (no copy back into v), else from v.
-          const bool from_buffer = integrate_gradients || team.is_serial();
-          Number    *a           = from_buffer ? buffer0 : v;
-          Number    *b           = from_buffer ? buffer1 : buffer0;
+          const bool from_buffer =
+              integrate_gradients || team.is_serial<may_run_serially>();
+          Number *a = from_buffer ? buffer0 : v;
+          Number *b = from_buffer ? buffer1 : buffer0;
           if (dim == 2)
           {
-            internal::contract<1, true, false>(
+            internal::contract<1, true, false, may_run_serially>(
                 team, shape, nd, nq, a, b, nq, nd, 1);
-            internal::contract<0, true, false>(
+            internal::contract<0, true, false, may_run_serially>(
                 team, shape, nd, nq, b, v, nd, nd, 1);
           }
           else
           {
             Number *c = from_buffer ? buffer0 : buffer1;
-            internal::contract<2, true, false>(
+            internal::contract<2, true, false, may_run_serially>(
                 team, shape, nd, nq, a, b, nq, nq, nd);
-            internal::contract<1, true, false>(
+            internal::contract<1, true, false, may_run_serially>(
                 team, shape, nd, nq, b, c, nq, nd, nd);
-            internal::contract<0, true, false>(
+            internal::contract<0, true, false, may_run_serially>(
                 team, shape, nd, nq, c, v, nd, nd, nd);
           }
         }
-        if (team.is_serial())
+        if (team.is_serial<may_run_serially>())
           clear_accumulators();
       }
 
@@ -686,22 +712,23 @@ namespace dealii
             data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v       = values;
         const bool    atomics = data.use_atomics;
-        team.for_each(dofs_per_cell,
-                      [&](unsigned int i)
-                      {
-                        const unsigned int index = indices[i];
-                        if (index != constrained_dof)
-                        {
-                          const Number contribution =
-                              v[(i / n_dofs_per_component) * n_q_points +
-                                i % n_dofs_per_component];
-                          if (atomics)
-                            atomic_add(dst + index, contribution);
-                          else
-                            dst[index] += contribution;
-                        }
-                      });
-        team.barrier();
+        team.for_each<may_run_serially>(
+            dofs_per_cell,
+            [&](unsigned int i)
+            {
+              const unsigned int index = indices[i];
+              if (index != constrained_dof)
+              {
+                const Number contribution =
+                    v[(i / n_dofs_per_component) * n_q_points +
+                      i % n_dofs_per_component];
+                if (atomics)
+                  atomic_add(dst + index, contribution);
+                else
+                  dst[index] += contribution;
+              }
+            });
+        team.barrier<may_run_serially>();
       }
 
     private:
@@ -715,8 +742,9 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void clear_accumulators()
       {
         Number *g = gradients;
-        team.for_each(n_components * dim * n_q_points,
-                      [&](unsigned int i) { g[i] = Number(); });
+        team.for_each<may_run_serially>(n_components * dim * n_q_points,
+                                        [&](unsigned int i)
+                                        { g[i] = Number(); });
       }
 
       // d u_c / d xi_d at point q.
@@ -725,7 +753,7 @@ namespace dealii
                            const unsigned int d,
                            const unsigned int q) const
       {
-        if (!team.is_serial())
+        if (!team.is_serial<may_run_serially>())
           return gradients[(c * dim + d) * n_q_points + q];
         constexpr unsigned int nq     = n_q_points_1d;
         const unsigned int     stride = d == 0 ? 1 : d == 1 ? nq : nq * nq;
@@ -745,7 +773,7 @@ namespace dealii
                                   const unsigned int q,
                                   const Number       t)
       {
-        if (!team.is_serial())
+        if (!team.is_serial<may_run_serially>())
         {
           gradients[(c * dim + d) * n_q_points + q] = t;
           return;
@@ -766,12 +794,12 @@ namespace dealii
         if (data.hanging_masks == nullptr)
           return;
         const unsigned int mask = data.hanging_masks[cell];
-        if (!team.barrier_or((mask & internal::HangingNodes::constraint_bits) !=
-                             0))
+        if (!team.barrier_or<may_run_serially>(
+                (mask & internal::HangingNodes::constraint_bits) != 0))
           return;
         for (unsigned int c = 0; c < n_components; ++c)
           internal::HangingNodes::
-              interpolate<dim, n_dofs_1d, transpose, Number>(
+              interpolate<dim, n_dofs_1d, transpose, may_run_serially, Number>(
                   team,
                   mask,
                   data.hanging_interpolation,
@@ -799,18 +827,18 @@ namespace dealii
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
         if constexpr (dim == 2)
         {
-          internal::contract<0, false, false>(
+          internal::contract<0, false, false, may_run_serially>(
               team, shape, nd, nd, v, buffer0, nq, nd, 1);
-          internal::contract<1, false, false>(
+          internal::contract<1, false, false, may_run_serially>(
               team, shape, nd, nd, buffer0, v, nq, nq, 1);
         }
         else
         {
-          internal::contract<0, false, false>(
+          internal::contract<0, false, false, may_run_serially>(
               team, shape, nd, nd, v, buffer0, nq, nd, nd);
-          internal::contract<1, false, false>(
+          internal::contract<1, false, false, may_run_serially>(
               team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
-          internal::contract<2, false, false>(
+          internal::contract<2, false, false, may_run_serially>(
               team, shape, nd, nd, buffer1, v, nq, nq, nq);
         }
       }
@@ -832,19 +860,27 @@ namespace dealii
             data.geometry_indices + std::size_t(cell) * n_dofs_per_component;
         const double *field  = data.geometry_field;
         const Number *center = data.cell_centers + std::size_t(cell) * dim;
-        team.for_each(dim * n_dofs_per_component,
-                      [&](unsigned int i)
-                      {
-                        const unsigned int d = i / n_dofs_per_component;
-                        const unsigned int n = i % n_dofs_per_component;
-                        x[d * n_q_points + n] =
-                            Number(field[std::size_t(nodes[n]) * dim + d] -
-                                   double(center[d]));
-                      });
-        team.barrier();
-        DEAL_II_GPU_UNROLL
-        for (unsigned int d = 0; d < dim; ++d)
-          interpolate_to_quadrature(x + d * n_q_points);
+        team.for_each<may_run_serially>(
+            dim * n_dofs_per_component,
+            [&](unsigned int i)
+            {
+              const unsigned int d  = i / n_dofs_per_component;
+              const unsigned int n  = i % n_dofs_per_component;
+              x[d * n_q_points + n] = Number(
+                  field[std::size_t(nodes[n]) * dim + d] - double(center[d]));
+            });
+        team.barrier<may_run_serially>();
+        // Unrolled only where it may run serially (constant scratch
+        // indices); elsewhere it would just triple the code to compile.
+        if constexpr (may_run_serially)
+        {
+          DEAL_II_GPU_UNROLL
+          for (unsigned int d = 0; d < dim; ++d)
+            interpolate_to_quadrature(x + d * n_q_points);
+        }
+        else
+          for (unsigned int d = 0; d < dim; ++d)
+            interpolate_to_quadrature(x + d * n_q_points);
       }
 
       // Inverse Jacobian and JxW at point q from the staged points: the
@@ -1004,11 +1040,14 @@ namespace dealii
       // Whether one thread per cell is compiled for a functor: for the cells
       // reinit() allows it for (scalar 3D cells, few points; there, only
       // the kernels with the Jacobians from the points).
+      // Functors without geometry need stored Jacobians (the merged tensor),
+      // so they never run one thread per cell.
       template <int dim, typename Functor>
       constexpr bool thread_per_cell_compiled()
       {
-        return dim == 3 && Functor::n_components == 1 &&
-               power(Functor::n_q_points_1d, dim) <= max_points_thread_per_cell;
+        return functor_uses_geometry<Functor>::value &&
+               thread_per_cell_compiled<dim>(Functor::n_components,
+                                             Functor::n_q_points_1d);
       }
     } // namespace internal
 
@@ -1063,34 +1102,21 @@ namespace dealii
         {
           if (per_cell)
           {
-            // reinit() allows one thread per cell only with the Jacobians
-            // computed in the kernel.
-            Assert(points, ExcInternalError());
-            if (hanging)
-              internal::run_cells<true, true, true>(functor,
-                                                    d,
-                                                    begin,
-                                                    end,
-                                                    shape,
-                                                    scratch,
-                                                    cells_per_block,
-                                                    s,
-                                                    t);
-            else
-              internal::run_cells<false, true, true>(functor,
-                                                     d,
-                                                     begin,
-                                                     end,
-                                                     shape,
-                                                     scratch,
-                                                     cells_per_block,
-                                                     s,
-                                                     t);
+            // reinit() allows one thread per cell only without hanging
+            // nodes and with the Jacobians computed in the kernel.
+            Assert(points && !hanging, ExcInternalError());
+            internal::run_cells<false, true, true>(
+                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
             return;
           }
         }
-        // reinit() allows one thread per cell only where it is compiled.
-        Assert(!per_cell, ExcInternalError());
+        // reinit() allows one thread per cell only where it is compiled,
+        // except for functors without geometry.
+        AssertThrow(!per_cell,
+                    ExcNotSupportedByMatrixFree(
+                        "a cell functor with uses_geometry = false on data "
+                        "with one thread per cell (reinit() with "
+                        "CellThreads::per_quadrature_point for it)"));
         if (hanging && points)
           internal::run_cells<true, true, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);

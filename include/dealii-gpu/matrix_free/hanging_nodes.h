@@ -88,7 +88,11 @@ namespace dealii
          * point j. Every team of the block must call it (it has barriers);
          * a team with mask 0 leaves its values unchanged.
          */
-        template <int dim, int n_dofs_1d, bool transpose, typename Number>
+        template <int  dim,
+                  int  n_dofs_1d,
+                  bool transpose,
+                  bool may_be_serial,
+                  typename Number>
         DEAL_II_GPU_HOST_DEVICE void interpolate(const TeamMember  &team,
                                                  const unsigned int mask,
                                                  const Number *interpolation,
@@ -96,19 +100,15 @@ namespace dealii
                                                  Number       *buffer)
         {
           constexpr unsigned int n = n_dofs_1d, degree = n_dofs_1d - 1;
-          // Unrolled, so that a serial team's indices are constants (its
-          // scratch then stays in registers).
-#ifdef __CUDA_ARCH__
-#  pragma unroll
-#endif
-          for (unsigned int step = 0; step < dim; ++step)
+          const auto             pass = [&](const unsigned int step)
           {
             const unsigned int d = transpose ? dim - 1 - step : step;
             // Uniform over the block: skip the pass only if no team needs it.
-            if (!team.barrier_or(direction_is_constrained<dim>(mask, d)))
-              continue;
+            if (!team.barrier_or<may_be_serial>(
+                    direction_is_constrained<dim>(mask, d)))
+              return;
             const Number *M = interpolation + child_position(mask, d) * n * n;
-            team.for_each(
+            team.for_each<may_be_serial>(
                 n,
                 n,
                 dim == 3 ? n : 1,
@@ -130,11 +130,25 @@ namespace dealii
                   else
                     buffer[index] = v[index];
                 });
-            team.barrier();
-            team.for_each(n * n * (dim == 3 ? n : 1),
-                          [&](unsigned int i) { v[i] = buffer[i]; });
-            team.barrier();
+            team.barrier<may_be_serial>();
+            team.for_each<may_be_serial>(n * n * (dim == 3 ? n : 1),
+                                         [&](unsigned int i)
+                                         { v[i] = buffer[i]; });
+            team.barrier<may_be_serial>();
+          };
+          if constexpr (may_be_serial)
+          {
+            // Unrolled, so that a serial team's indices are constants (its
+            // scratch then stays in registers).
+#ifdef __CUDA_ARCH__
+#  pragma unroll
+#endif
+            for (unsigned int step = 0; step < dim; ++step)
+              pass(step);
           }
+          else
+            for (unsigned int step = 0; step < dim; ++step)
+              pass(step);
         }
       } // namespace HangingNodes
     }   // namespace internal

@@ -138,10 +138,10 @@ namespace dealii
     enum class CellThreads
     {
       /** One thread per cell where that measured faster on the H100
-       *  (doc/benchmarks.md): scalar fields in 3D with
-       *  GeometryStorage::field and at most 27 quadrature points (Q1, Q2),
-       *  or GeometryStorage::points and at most 8 (Q1); one thread per
-       *  quadrature point otherwise. */
+       *  (doc/benchmarks.md): scalar fields in 3D without hanging nodes,
+       *  with GeometryStorage::field and at most 27 quadrature points (Q1,
+       *  Q2), or GeometryStorage::points and at most 8 (Q1); one thread
+       *  per quadrature point otherwise. */
       automatic,
       /** One thread per quadrature point: the cell's threads pass the
        *  sum-factorization data through shared memory, with barriers. */
@@ -150,8 +150,10 @@ namespace dealii
        *  cell's data in its registers: no shared memory and no barriers,
        *  but as many registers as the data need. For scalar 3D cells of at
        *  most max_points_thread_per_cell quadrature points whose Jacobians
-       *  are computed in the kernel (GeometryStorage::points or field):
-       *  only there is it compiled, since only there was it faster. */
+       *  are computed in the kernel (GeometryStorage::points or field), on
+       *  meshes without hanging nodes: only there is it compiled, since
+       *  only there was it faster (and every compiled case costs minutes
+       *  of nvcc time per program). */
       per_cell
     };
 

@@ -73,10 +73,14 @@ namespace dealii
                  Number                            *dst) const
       {
         // See LaplaceFunctionCell.
-        if (team.is_serial() && !coefficients.has_reaction())
-          apply<false>(team, cell, data, src, dst);
-        else
-          apply<true>(team, cell, data, src, dst);
+        using Evaluation = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
+        if constexpr (Evaluation::may_run_serially)
+          if (team.is_serial() && !coefficients.has_reaction())
+          {
+            apply<false>(team, cell, data, src, dst);
+            return;
+          }
+        apply<true>(team, cell, data, src, dst);
       }
 
     private:
@@ -136,10 +140,14 @@ namespace dealii
         // One thread per cell keeps the submitted values in an accumulator
         // of n_q_points registers whenever submit_value() may be called:
         // without the mass term, a cell compiled without that call.
-        if (team.is_serial() && reaction_constant == Number())
-          apply<false>(team, cell, data, src, dst);
-        else
-          apply<true>(team, cell, data, src, dst);
+        using Evaluation = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
+        if constexpr (Evaluation::may_run_serially)
+          if (team.is_serial() && reaction_constant == Number())
+          {
+            apply<false>(team, cell, data, src, dst);
+            return;
+          }
+        apply<true>(team, cell, data, src, dst);
       }
 
     private:
