@@ -137,13 +137,15 @@ struct Parameters
         "CUDA thread layout of GPU::MatrixFree (AdditionalData::"
         "cell_threads), one row per geometry and entry; rows of a layout "
         "other than automatic get -point or -cell appended; per cell runs "
-        "only with points and field (3D, not compiled for the others)");
+        "only with points and field on meshes without hanging nodes (3D, "
+        "not compiled for the others)");
     prm.declare_entry(
         "DoF renumbering",
         "none",
         Patterns::Selection("none|data locality"),
         "data locality: GPU::DoFRenumbering::matrix_free_data_locality() "
-        "for the first entry of Cell threads, before every row");
+        "for the first entries of Geometry and Cell threads, before every "
+        "row");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -339,10 +341,21 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       additional_data.use_coloring                      = param.coloring;
       additional_data.overlap_communication_computation = param.overlap;
       additional_data.cells_per_block                   = param.cells_per_block;
-      additional_data.cell_threads = cell_threads(param.cell_threads[0]);
-      // One thread per cell is compiled for the Jacobians from the points.
-      if (param.cell_threads[0] == "per cell")
-        additional_data.geometry = GPU::GeometryStorage::points;
+      // The first GPU row's geometry, as its thread layout depends on it
+      // (automatic: one thread per cell for the field at Q1-Q2); one
+      // thread per cell is compiled for the Jacobians from the points.
+      std::string geometry =
+          param.geometries[0] == "tensor" ? "jacobians" : param.geometries[0];
+      std::string threads = param.cell_threads[0];
+      if (threads == "per cell" && geometry == "jacobians")
+        geometry = "points";
+      if (!per_cell_possible(geometry, threads, param.refinement))
+        threads = "automatic";
+      additional_data.cell_threads = cell_threads(threads);
+      additional_data.geometry =
+          geometry == "points"  ? GPU::GeometryStorage::points
+          : geometry == "field" ? GPU::GeometryStorage::field
+                                : GPU::GeometryStorage::jacobians;
       GPU::MatrixFree<dim, Number> layout;
       layout.reinit(mapping,
                     dof_handler,
