@@ -22,6 +22,29 @@ using namespace dealii;
 
 namespace
 {
+  // Message of the ExcNotSupportedByMatrixFree that f() throws, on one line
+  // (deal.II wraps it over lines), or "".
+  template <typename F>
+  std::string one_line_message(const F &f)
+  {
+    std::string message;
+    try
+    {
+      f();
+    }
+    catch (const GPU::ExcNotSupportedByMatrixFree &e)
+    {
+      message = e.what();
+    }
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    message.erase(std::unique(message.begin(),
+                              message.end(),
+                              [](char a, char b)
+                              { return a == ' ' && b == ' '; }),
+                  message.end());
+    return message;
+  }
+
   // Message of the ExcNotSupportedByMatrixFree that reinit throws, or "".
   std::string reinit_message(const DoFHandler<2>             &dof_handler,
                              const AffineConstraints<double> &constraints,
@@ -248,24 +271,13 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
   matrix_free.reinit(
       MappingQ<3>(1), dof_handler, constraints, QGauss<1>(3), data);
   EXPECT_FALSE(matrix_free.runs_thread_per_cell());
-  data.cell_threads = MF::CellThreads::per_cell;
-  std::string message;
-  try
-  {
-    matrix_free.reinit(
-        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(4), data);
-  }
-  catch (const GPU::ExcNotSupportedByMatrixFree &e)
-  {
-    message = e.what();
-  }
-  // deal.II wraps the message over lines.
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  message.erase(std::unique(message.begin(),
-                            message.end(),
-                            [](char a, char b)
-                            { return a == ' ' && b == ' '; }),
-                message.end());
+  data.cell_threads         = MF::CellThreads::per_cell;
+  const std::string message = one_line_message(
+      [&]
+      {
+        matrix_free.reinit(
+            MappingQ<3>(1), dof_handler, constraints, QGauss<1>(4), data);
+      });
   EXPECT_NE(message.find("64 quadrature points"), std::string::npos) << message;
   EXPECT_NE(message.find("at most 27"), std::string::npos) << message;
 }
@@ -294,24 +306,14 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForScalar3D)
   dof_handler.distribute_dofs(FESystem<3>(FE_Q<3>(1), 3));
   GPU::MatrixFree<3, double>                 matrix_free;
   GPU::MatrixFree<3, double>::AdditionalData data;
-  data.geometry     = GPU::GeometryStorage::field;
-  data.cell_threads = GPU::CellThreads::per_cell;
-  std::string message;
-  try
-  {
-    matrix_free.reinit(
-        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
-  }
-  catch (const GPU::ExcNotSupportedByMatrixFree &e)
-  {
-    message = e.what();
-  }
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  message.erase(std::unique(message.begin(),
-                            message.end(),
-                            [](char a, char b)
-                            { return a == ' ' && b == ' '; }),
-                message.end());
+  data.geometry             = GPU::GeometryStorage::field;
+  data.cell_threads         = GPU::CellThreads::per_cell;
+  const std::string message = one_line_message(
+      [&]
+      {
+        matrix_free.reinit(
+            MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+      });
   EXPECT_NE(message.find("3 component(s)"), std::string::npos) << message;
   // The automatic choice takes one thread per point there.
   data.cell_threads = GPU::CellThreads::automatic;
@@ -337,24 +339,14 @@ TEST(MatrixFreeErrors, ThreadPerCellNotWithHangingNodes)
   constraints.close();
   GPU::MatrixFree<3, double>                 matrix_free;
   GPU::MatrixFree<3, double>::AdditionalData data;
-  data.geometry     = GPU::GeometryStorage::field;
-  data.cell_threads = GPU::CellThreads::per_cell;
-  std::string message;
-  try
-  {
-    matrix_free.reinit(
-        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
-  }
-  catch (const GPU::ExcNotSupportedByMatrixFree &e)
-  {
-    message = e.what();
-  }
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  message.erase(std::unique(message.begin(),
-                            message.end(),
-                            [](char a, char b)
-                            { return a == ' ' && b == ' '; }),
-                message.end());
+  data.geometry             = GPU::GeometryStorage::field;
+  data.cell_threads         = GPU::CellThreads::per_cell;
+  const std::string message = one_line_message(
+      [&]
+      {
+        matrix_free.reinit(
+            MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+      });
   EXPECT_NE(message.find("no hanging nodes)"), std::string::npos) << message;
   data.cell_threads = GPU::CellThreads::automatic;
   matrix_free.reinit(
