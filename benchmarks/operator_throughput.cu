@@ -203,6 +203,15 @@ cell_threads(const std::string &entry)
              : GPU::CellThreads::automatic;
 }
 
+// A "Geometry" entry as GPU::GeometryStorage (tensor: stored Jacobians).
+GPU::GeometryStorage
+geometry_storage(const std::string &entry)
+{
+  return entry == "points"  ? GPU::GeometryStorage::points
+         : entry == "field" ? GPU::GeometryStorage::field
+                            : GPU::GeometryStorage::jacobians;
+}
+
 struct Row
 {
   std::string   implementation;
@@ -352,10 +361,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       if (!per_cell_possible(geometry, threads, param.refinement))
         threads = "automatic";
       additional_data.cell_threads = cell_threads(threads);
-      additional_data.geometry =
-          geometry == "points"  ? GPU::GeometryStorage::points
-          : geometry == "field" ? GPU::GeometryStorage::field
-                                : GPU::GeometryStorage::jacobians;
+      additional_data.geometry     = geometry_storage(geometry);
       GPU::MatrixFree<dim, Number> layout;
       layout.reinit(mapping,
                     dof_handler,
@@ -418,9 +424,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
           numbers::invalid_unsigned_int,
           param.cells_per_block,
           param.overlap,
-          geometry == "points"  ? GPU::GeometryStorage::points
-          : geometry == "field" ? GPU::GeometryStorage::field
-                                : GPU::GeometryStorage::jacobians);
+          geometry_storage(geometry));
       additional_data.cell_threads = cell_threads(threads);
       mf.reinit(mapping,
                 dof_handler,
