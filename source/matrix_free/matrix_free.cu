@@ -422,12 +422,16 @@ namespace dealii
       };
 
       // GeometryStorage::field: the mapped positions of the support points
-      // of FE_Q(degree), one node per DoF of the first component, numbered
-      // in the order the cells first touch them so that neighbouring cells
-      // gather nearby nodes. Each cell's nodes are its own DoFs (also on
-      // hanging faces and Dirichlet boundaries), so the field reproduces
-      // every cell's mapping; a node that two cells place differently means
-      // a mapping that is not continuous, which is refused.
+      // of FE_Q(degree), one node per DoF of the first component. With
+      // nodes_are_dofs the node of a DoF is its local vector index, so the
+      // kernel reads the field through the DoF indices (no node list; the
+      // field then follows the DoF numbering, see
+      // DoFRenumbering::matrix_free_data_locality); else the nodes are
+      // numbered in the order the cells first touch them and `nodes` lists
+      // each cell's. Each cell's nodes are its own DoFs (also on hanging
+      // faces and Dirichlet boundaries), so the field reproduces every
+      // cell's mapping; a node that two cells place differently means a
+      // mapping that is not continuous, which is refused.
       template <int dim, typename CellIterator, typename Number>
       void build_geometry_field(const Mapping<dim>              &mapping,
                                 const FiniteElement<dim>        &fe,
@@ -436,9 +440,10 @@ namespace dealii
                                 const std::vector<CellIterator> &cells,
                                 const bool                       on_level,
                                 const Utilities::MPI::Partitioner &partitioner,
-                                std::vector<double>               &field,
-                                std::vector<unsigned int>         &nodes,
-                                std::vector<Number>               &centers)
+                                const bool                 nodes_are_dofs,
+                                std::vector<double>       &field,
+                                std::vector<unsigned int> &nodes,
+                                std::vector<Number>       &centers)
       {
         const unsigned int      n = lexicographic.size();
         std::vector<Point<dim>> support(n);
@@ -451,9 +456,10 @@ namespace dealii
         std::vector<unsigned int>            node_of_local(n_local,
                                                 numbers::invalid_unsigned_int);
         std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
-        field.clear();
-        nodes.resize(cells.size() * n);
+        field.assign(nodes_are_dofs ? std::size_t(n_local) * dim : 0, 0.);
+        nodes.resize(nodes_are_dofs ? 0 : cells.size() * n);
         centers.resize(cells.size() * dim);
+        unsigned int n_nodes = 0;
         for (unsigned int c = 0; c < cells.size(); ++c)
         {
           if (on_level)
@@ -477,9 +483,11 @@ namespace dealii
             unsigned int &node = node_of_local[local];
             if (node == numbers::invalid_unsigned_int)
             {
-              node = field.size() / dim;
+              node = nodes_are_dofs ? local : n_nodes++;
+              if (!nodes_are_dofs)
+                field.resize(std::size_t(n_nodes) * dim);
               for (unsigned int d = 0; d < dim; ++d)
-                field.push_back(x[d]);
+                field[std::size_t(node) * dim + d] = x[d];
             }
             else
               for (unsigned int d = 0; d < dim; ++d)
@@ -496,13 +504,15 @@ namespace dealii
                   AssertThrow(false,
                               ExcNotSupportedByMatrixFree(message.str()));
                 }
-            nodes[std::size_t(c) * n + i] = node;
+            if (!nodes_are_dofs)
+              nodes[std::size_t(c) * n + i] = node;
           }
           center /= n;
           for (unsigned int d = 0; d < dim; ++d)
             centers[std::size_t(c) * dim + d] = center[d];
         }
       }
+
       // Cells a warp runs with one thread per cell.
       constexpr unsigned int cells_per_warp = 32;
 
@@ -530,43 +540,6 @@ namespace dealii
             }
       }
 
-      // Numbers the nodes of the geometry field in the order the cell
-      // loop's warps first read them (for one thread per cell: the nodes a
-      // warp reads at one position are then neighbours in memory).
-      inline void renumber_nodes_in_read_order(
-          const std::vector<std::array<unsigned int, 4>> &cell_phases,
-          const unsigned int                              group,
-          const unsigned int                              n_per_cell,
-          const unsigned int                              dim,
-          std::vector<unsigned int>                      &nodes,
-          std::vector<double>                            &field)
-      {
-        const unsigned int        n_nodes = field.size() / dim;
-        const unsigned int        unset   = numbers::invalid_unsigned_int;
-        std::vector<unsigned int> new_node(n_nodes, unset);
-        std::vector<double>       new_field(field.size());
-        unsigned int              next = 0;
-        for_each_in_read_order(
-            cell_phases,
-            group,
-            n_per_cell,
-            [&](const unsigned int cell, const unsigned int i)
-            {
-              const unsigned int old =
-                  nodes[std::size_t(cell) * n_per_cell + i];
-              if (new_node[old] != unset)
-                return;
-              new_node[old] = next;
-              for (unsigned int d = 0; d < dim; ++d)
-                new_field[std::size_t(next) * dim + d] =
-                    field[std::size_t(old) * dim + d];
-              ++next;
-            });
-        AssertThrow(next == n_nodes, ExcInternalError());
-        for (auto &node : nodes)
-          node = new_node[node];
-        field.swap(new_field);
-      }
     } // namespace internal
 
     template <int dim, typename Number>
@@ -776,7 +749,12 @@ namespace dealii
         }
       }
 
-      // Local indices; Dirichlet-constrained DoFs become constrained_dof.
+      // Local indices; Dirichlet-constrained DoFs keep theirs, flagged.
+      AssertThrow(partitioner->locally_owned_size() +
+                          partitioner->n_ghost_indices() <
+                      constrained_dof_flag,
+                  ExcNotSupportedByMatrixFree(
+                      "more than 2^31 - 1 DoFs on one MPI rank"));
       std::vector<unsigned int> host_indices(std::size_t(n_cells) *
                                              dofs_per_cell);
       std::vector<unsigned int> host_masks(n_cells);
@@ -790,10 +768,11 @@ namespace dealii
           const auto indices          = cell_indices(original);
           for (unsigned int i = 0; i < dofs_per_cell; ++i)
           {
-            const types::global_dof_index g     = indices[i];
-            unsigned int                  local = constrained_dof;
+            const types::global_dof_index g = indices[i];
+            unsigned int local              = partitioner->global_to_local(g);
             if (constraints.is_constrained(g))
             {
+              local |= constrained_dof_flag;
               const auto *entries = constraints.get_constraint_entries(g);
               AssertThrow(
                   entries == nullptr || entries->empty(),
@@ -805,8 +784,6 @@ namespace dealii
                       "level difference at vertices is not limited); "
                       "supported are Dirichlet rows and such hanging nodes"));
             }
-            else
-              local = partitioner->global_to_local(g);
             host_indices[std::size_t(c) * dofs_per_cell + i] = local;
           }
         }
@@ -996,6 +973,8 @@ namespace dealii
       {
         std::vector<double>       host_field;
         std::vector<unsigned int> host_nodes;
+        // The cell kernels take the DoF indices as nodes where the data
+        // hold no node list (see MatrixFreeData::geometry_indices).
         internal::build_geometry_field(mapping,
                                        fe,
                                        *fe_q,
@@ -1003,16 +982,11 @@ namespace dealii
                                        cells,
                                        on_level,
                                        *partitioner,
+                                       n_components == 1 &&
+                                           n_hanging_cells == 0,
                                        host_field,
                                        host_nodes,
                                        host_centers);
-        if (thread_per_cell)
-          internal::renumber_nodes_in_read_order(cell_phases,
-                                                 internal::cells_per_warp,
-                                                 lexicographic.size(),
-                                                 dim,
-                                                 host_nodes,
-                                                 host_field);
         geometry_field.copy_from(host_field);
         geometry_indices.copy_from(host_nodes);
       }
@@ -1113,7 +1087,9 @@ namespace dealii
       data.quadrature_points  = from_field ? nullptr : quadrature_points.data();
       data.cell_centers       = cell_centers.data();
       data.geometry_field     = from_field ? geometry_field.data() : nullptr;
-      data.geometry_indices   = from_field ? geometry_indices.data() : nullptr;
+      data.geometry_indices   = from_field && geometry_indices.size() > 0
+                                    ? geometry_indices.data()
+                                    : nullptr;
       data.quadrature_weights = quadrature_weights.data();
       data.shape_values       = shape_values.data();
       data.collocation_gradients = collocation_gradients.data();

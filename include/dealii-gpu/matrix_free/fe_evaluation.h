@@ -274,7 +274,7 @@ namespace dealii
               // value slot.
               const unsigned int c = i / n_dofs_per_component;
               v[c * n_q_points + i % n_dofs_per_component] =
-                  index == constrained_dof ? Number() : src[index];
+                  (index & constrained_dof_flag) != 0 ? Number() : src[index];
             });
         team.barrier<may_run_serially>();
         resolve_hanging_nodes<false>();
@@ -335,7 +335,7 @@ namespace dealii
             [&](unsigned int j)
             {
               f(j,
-                indices[j],
+                reported_index(indices[j]),
                 v[(j / n_dofs_per_component) * n_q_points +
                   j % n_dofs_per_component]);
             });
@@ -345,7 +345,8 @@ namespace dealii
       /** Vector index of local DoF j (constrained_dof if skipped). */
       DEAL_II_GPU_HOST_DEVICE unsigned int dof_index(const unsigned int j) const
       {
-        return data.dof_indices[std::size_t(cell) * dofs_per_cell + j];
+        return reported_index(
+            data.dof_indices[std::size_t(cell) * dofs_per_cell + j]);
       }
 
       /** Add the local results to dst like distribute_local_to_global(). */
@@ -359,7 +360,8 @@ namespace dealii
                                         [&](unsigned int i)
                                         {
                                           const unsigned int index = indices[i];
-                                          if (index != constrained_dof)
+                                          if ((index & constrained_dof_flag) ==
+                                              0)
                                           {
                                             if (atomics)
                                               atomic_add(dst + index, r[i]);
@@ -468,8 +470,10 @@ namespace dealii
           {
             Number sum = 0;
             for (unsigned int d = 0; d < dim; ++d)
-              sum += inverse_jacobian(q, d, e) * g[d];
-            component(result, c)[e] = sum;
+              sum += metric(q, d, e) * g[d];
+            // The kernel's own Jacobians: adjugate, then 1 / det(J).
+            component(result, c)[e] =
+                data.jacobians_from_points ? sum * point_inverse_det : sum;
           }
         }
         return result;
@@ -547,14 +551,16 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE void submit_gradient(const gradient_type &grad,
                                                    const unsigned int   q)
       {
-        const Number jxw = JxW(q);
+        // J^{-1} JxW = adj(J) w: with the kernel's own Jacobians no
+        // determinant is needed here.
+        const Number scale = data.jacobians_from_points ? point_weight : JxW(q);
         for (unsigned int c = 0; c < n_components; ++c)
           for (unsigned int d = 0; d < dim; ++d)
           {
             Number sum = 0;
             for (unsigned int e = 0; e < dim; ++e)
-              sum += inverse_jacobian(q, d, e) * component(grad, c)[e];
-            submit_reference_derivative(c, d, q, sum * jxw);
+              sum += metric(q, d, e) * component(grad, c)[e];
+            submit_reference_derivative(c, d, q, sum * scale);
           }
       }
 
@@ -586,7 +592,7 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE Number JxW(const unsigned int q) const
       {
         return data.jacobians_from_points
-                   ? point_JxW
+                   ? point_weight * point_det
                    : data.JxW[std::size_t(cell) * n_q_points + q];
       }
 
@@ -717,7 +723,7 @@ namespace dealii
             [&](unsigned int i)
             {
               const unsigned int index = indices[i];
-              if (index != constrained_dof)
+              if ((index & constrained_dof_flag) == 0)
               {
                 const Number contribution =
                     v[(i / n_dofs_per_component) * n_q_points +
@@ -732,6 +738,13 @@ namespace dealii
       }
 
     private:
+      // The index a user sees for an entry of dof_indices.
+      static DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+      reported_index(const unsigned int index)
+      {
+        return (index & constrained_dof_flag) != 0 ? constrained_dof : index;
+      }
+
       // A serial team (one thread per cell) keeps no gradients of all points:
       // get_gradient() differentiates the values at the point's quadrature
       // lines (collocation), and the submit_* functions add their point's
@@ -807,13 +820,15 @@ namespace dealii
                   buffer0);
       }
 
-      DEAL_II_GPU_HOST_DEVICE Number
-      inverse_jacobian(const unsigned int q,
-                       const unsigned int d,
-                       const unsigned int e) const
+      // Entry (d, e) of the inverse Jacobian at q, or, where the kernel
+      // computes the Jacobians, of its adjugate det(J) J^{-1} (so that
+      // each point scales once, not every entry).
+      DEAL_II_GPU_HOST_DEVICE Number metric(const unsigned int q,
+                                            const unsigned int d,
+                                            const unsigned int e) const
       {
         return data.jacobians_from_points
-                   ? point_inverse_jacobian[d][e]
+                   ? point_adjugate[d][e]
                    : data.inverse_jacobian[(std::size_t(cell) * dim * dim +
                                             d * dim + e) *
                                                n_q_points +
@@ -853,21 +868,26 @@ namespace dealii
 
       // Gathers the mapping field at this cell's nodes, as offsets from the
       // cell center (taken in double), and interpolates it to the quadrature
-      // points in x ([d * n_q_points + q]).
+      // points in x ([d * n_q_points + q]). The nodes are the DoFs (of the
+      // first component) unless the data hold a node list.
       DEAL_II_GPU_HOST_DEVICE void interpolate_geometry_field(Number *x)
       {
         const unsigned int *nodes =
-            data.geometry_indices + std::size_t(cell) * n_dofs_per_component;
+            data.geometry_indices != nullptr
+                ? data.geometry_indices +
+                      std::size_t(cell) * n_dofs_per_component
+                : data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const double *field  = data.geometry_field;
         const Number *center = data.cell_centers + std::size_t(cell) * dim;
         team.for_each<may_run_serially>(
             dim * n_dofs_per_component,
             [&](unsigned int i)
             {
-              const unsigned int d  = i / n_dofs_per_component;
-              const unsigned int n  = i % n_dofs_per_component;
-              x[d * n_q_points + n] = Number(
-                  field[std::size_t(nodes[n]) * dim + d] - double(center[d]));
+              const unsigned int d    = i / n_dofs_per_component;
+              const unsigned int n    = i % n_dofs_per_component;
+              const unsigned int node = nodes[n] & ~constrained_dof_flag;
+              x[d * n_q_points + n]   = Number(
+                  field[std::size_t(node) * dim + d] - double(center[d]));
             });
         team.barrier<may_run_serially>();
         // Unrolled only where it may run serially (constant scratch
@@ -883,7 +903,7 @@ namespace dealii
             interpolate_to_quadrature(x + d * n_q_points);
       }
 
-      // Inverse Jacobian and JxW at point q from the staged points: the
+      // Geometry at point q (see metric()) from the staged points: the
       // points determine the polynomial mapping, so differentiating their
       // interpolant along the quadrature lines through q gives J[c][e] =
       // d x_c / d xi_e exactly. Kept in registers for this point only,
@@ -919,37 +939,32 @@ namespace dealii
             J[c][2] = j2;
         }
         const Number *w = data.quadrature_weights;
-        Number        det;
         if constexpr (dim == 2)
         {
-          det                          = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-          point_inverse_jacobian[0][0] = J[1][1];
-          point_inverse_jacobian[0][1] = -J[0][1];
-          point_inverse_jacobian[1][0] = -J[1][0];
-          point_inverse_jacobian[1][1] = J[0][0];
-          point_JxW                    = det * w[i] * w[j];
+          point_adjugate[0][0] = J[1][1];
+          point_adjugate[0][1] = -J[0][1];
+          point_adjugate[1][0] = -J[1][0];
+          point_adjugate[1][1] = J[0][0];
+          point_det            = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+          point_weight         = w[i] * w[j];
         }
         else
         {
-          // Adjugate: inverse = adjugate / det(J).
-          point_inverse_jacobian[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
-          point_inverse_jacobian[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
-          point_inverse_jacobian[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
-          point_inverse_jacobian[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
-          point_inverse_jacobian[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
-          point_inverse_jacobian[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
-          point_inverse_jacobian[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
-          point_inverse_jacobian[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
-          point_inverse_jacobian[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-          det = J[0][0] * point_inverse_jacobian[0][0] +
-                J[0][1] * point_inverse_jacobian[1][0] +
-                J[0][2] * point_inverse_jacobian[2][0];
-          point_JxW = det * w[i] * w[j] * w[k];
+          point_adjugate[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+          point_adjugate[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+          point_adjugate[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+          point_adjugate[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
+          point_adjugate[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
+          point_adjugate[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
+          point_adjugate[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
+          point_adjugate[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
+          point_adjugate[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+          point_det            = J[0][0] * point_adjugate[0][0] +
+                      J[0][1] * point_adjugate[1][0] +
+                      J[0][2] * point_adjugate[2][0];
+          point_weight = w[i] * w[j] * w[k];
         }
-        const Number r = internal::reciprocal(det);
-        for (unsigned int d = 0; d < dim; ++d)
-          for (unsigned int e = 0; e < dim; ++e)
-            point_inverse_jacobian[d][e] *= r;
+        point_inverse_det = internal::reciprocal(point_det);
       }
 
     public:
@@ -979,9 +994,12 @@ namespace dealii
       Number                            *buffer1;
       Number                            *local_results;
       // Geometry of the point apply_for_each_quad_point() works on, where
-      // the Jacobians are computed in the kernel.
-      Number point_inverse_jacobian[dim][dim];
-      Number point_JxW;
+      // the Jacobians are computed in the kernel: adj(J) = det(J) J^{-1},
+      // det(J), 1 / det(J) and the quadrature weight.
+      Number point_adjugate[dim][dim];
+      Number point_det;
+      Number point_inverse_det;
+      Number point_weight;
     };
 
     namespace internal
@@ -1009,8 +1027,15 @@ namespace dealii
         const auto cell = [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
         {
           MatrixFreeData<dim, Number> known = data;
+          // Without hanging nodes a scalar field's mapping field has no
+          // node list (reinit()): the kernel then reads it through the DoF
+          // indices it also reads the values with.
           if constexpr (!hanging)
+          {
             known.hanging_masks = nullptr;
+            if constexpr (Functor::n_components == 1)
+              known.geometry_indices = nullptr;
+          }
           known.jacobians_from_points = from_points ? 1 : 0;
           functor(team, begin + team.team_index(), known, src, dst);
         };

@@ -38,8 +38,14 @@ namespace dealii
                    std::string,
                    << "GPU::MatrixFree does not support this: " << arg1);
 
-    /** Marks a constrained (skipped) entry in the cell DoF index lists. */
+    /** The index FEEvaluation::dof_index() and for_each_local_result()
+     *  report for a constrained (skipped) DoF. */
     constexpr unsigned int constrained_dof = 0xffffffffu;
+
+    /** In MatrixFreeData::dof_indices, a constrained DoF keeps its local
+     *  index with this bit set, so that the mapping field can be read
+     *  through the DoF indices (GeometryStorage::field). */
+    constexpr unsigned int constrained_dof_flag = 0x80000000u;
 
     /**
      * Device view of the per-cell data of GPU::MatrixFree, handed to cell
@@ -69,9 +75,10 @@ namespace dealii
       unsigned int n_q_points;    // n_q_points_1d^dim
       /** 1: add with atomics; 0: plain adds (cells of one color). */
       unsigned int use_atomics;
-      /** Local vector indices (owned, then ghosts) or constrained_dof. */
       /** 1: Jacobians computed from quadrature_points in the kernel. */
-      unsigned int        jacobians_from_points;
+      unsigned int jacobians_from_points;
+      /** Local vector indices (owned, then ghosts), with
+       *  constrained_dof_flag set for constrained DoFs. */
       const unsigned int *dof_indices;
       const Number       *inverse_jacobian;
       const Number       *JxW;
@@ -82,7 +89,10 @@ namespace dealii
        *  cell (double, so that offsets from cell_centers keep their digits
        *  in float), or nullptr. */
       const double *geometry_field;
-      /** Per cell the nodes of geometry_field in lexicographic order. */
+      /** Per cell the nodes of geometry_field in lexicographic order; or
+       *  nullptr, where the nodes are the DoFs: node = dof_indices entry
+       *  without constrained_dof_flag (scalar fields on cells without
+       *  hanging nodes, whose DoF indices are their own support points). */
       const unsigned int *geometry_indices;
       /** Weights of the 1D quadrature rule. */
       const Number *quadrature_weights;
@@ -117,10 +127,11 @@ namespace dealii
        *  determine the mapping and the Jacobians are exact. */
       points,
       /** The mapping as a continuous field at the element's support
-       *  points (dim numbers a DoF node, shared between the cells, plus
-       *  one index a node per cell); the kernel interpolates it to the
-       *  quadrature points, then goes on as with points. The least memory
-       *  (3D Q2 on an H100, doc/benchmarks.md: 70 bytes per DoF with the
+       *  points (dim numbers a DoF node, shared between the cells, read
+       *  through the DoF indices; vector-valued fields and cells with
+       *  hanging nodes keep one index a node per cell); the kernel interpolates
+       * it to the quadrature points, then goes on as with points. The least
+       * memory (3D Q2 on an H100, doc/benchmarks.md: 70 bytes per DoF with the
        *  coefficient computed in the kernel, against 140 with points and
        *  408 with stored Jacobians); runs at 0.67-0.75 of the points speed
        *  at Q1-Q4.
