@@ -127,14 +127,16 @@ namespace dealii
        *  determine the mapping and the Jacobians are exact. */
       points,
       /** The mapping as a continuous field at the element's support
-       *  points (dim numbers a DoF node, shared between the cells, read
-       *  through the DoF indices; vector-valued fields and cells with
-       *  hanging nodes keep one index a node per cell); the kernel interpolates
-       * it to the quadrature points, then goes on as with points. The least
-       * memory (3D Q2 on an H100, doc/benchmarks.md: 70 bytes per DoF with the
-       *  coefficient computed in the kernel, against 140 with points and
-       *  408 with stored Jacobians); runs at 0.67-0.75 of the points speed
-       *  at Q1-Q4.
+       *  points: dim numbers a DoF node, shared between the cells and read
+       *  through the DoF indices (vector-valued fields and cells with
+       *  hanging nodes keep one index a node per cell). The kernel
+       *  interpolates it to the quadrature points, then goes on as with
+       *  points. The least memory (3D on an H100, doc/benchmarks.md, with
+       *  the coefficient computed in the kernel: Q2 56 bytes per DoF,
+       *  against 140 with points and 408 with stored Jacobians; Q1 96).
+       *  With one thread per point it runs at 0.67-0.75 of the points
+       *  speed at Q2-Q4; with one thread per cell (CellThreads) it is the
+       *  fastest form at Q1-Q2.
        *  Needs MappingQ(p) (or MappingCartesian) with p <= fe_degree, so
        *  that FE_Q(fe_degree) represents the mapping exactly, and a
        *  mapping continuous between cells (checked). Coefficients are then
