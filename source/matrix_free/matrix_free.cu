@@ -889,12 +889,19 @@ namespace dealii
             --wanted;
         }
         // Cells of at most 32 points are packed into warps
-        // (parallel_for_teams): whole warps of them.
+        // (parallel_for_teams): whole warps of them. Larger cells run one a
+        // block; cell_loop() compiles only that launch form for them.
         const unsigned int per_warp =
             internal::teams_per_warp(TeamShape{threads, 1, 1});
-        const bool packed = wanted > 1 && per_warp > 0;
+        const bool packed = per_warp > 0;
         if (packed)
           wanted = (wanted + per_warp - 1) / per_warp * per_warp;
+        AssertThrow(packed || wanted == 1,
+                    ExcNotSupportedByMatrixFree(
+                        std::to_string(wanted) + " cells per block of " +
+                        std::to_string(threads) +
+                        " threads (cells of more than 32 quadrature points "
+                        "run one a block)"));
         AssertThrow((packed ? 32 * (wanted / per_warp) : wanted * threads) <=
                         1024,
                     ExcNotSupportedByMatrixFree(

@@ -33,9 +33,85 @@ coefficient(const Point<dim> &p)
   return Number(1. / (0.05 + 2. * p.norm_square()));
 }
 
+// The GPU cell functor a comparison runs. A template argument, so that a
+// test compiles the kernels of the functors it runs and no others.
+enum class Cell
+{
+  // LaplaceCell, the coefficient stored at the quadrature points.
+  laplace,
+  // LaplaceFunctionCell, the coefficient computed in the kernel; with the
+  // mapping field only.
+  function,
+  // LaplaceTensorCell after release_geometry(); no mass term.
+  tensor
+};
+
+// The reference: deal.II's CPU MatrixFree in double, applied to a random
+// @p src; both vectors are set up here. Not a template of the GPU functor,
+// so that the comparisons of several functors share its instantiation.
+template <int dim, int degree, int n_comp, bool mass>
+void
+cpu_reference(const Mapping<dim>                         &mapping,
+              const DoFHandler<dim>                      &dof_handler,
+              const AffineConstraints<double>            &constraints,
+              const Quadrature<1>                        &quadrature,
+              LinearAlgebra::distributed::Vector<double> &src,
+              LinearAlgebra::distributed::Vector<double> &dst)
+{
+  using CPUMatrixFree = dealii::MatrixFree<dim, double>;
+  using HostVector    = LinearAlgebra::distributed::Vector<double>;
+  typename CPUMatrixFree::AdditionalData cpu_data;
+  cpu_data.mapping_update_flags = update_values | update_gradients |
+                                  update_JxW_values | update_quadrature_points;
+  CPUMatrixFree cpu;
+  cpu.reinit(mapping, dof_handler, constraints, quadrature, cpu_data);
+  cpu.initialize_dof_vector(src);
+  cpu.initialize_dof_vector(dst);
+  std::uint64_t seed = 7 + Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
+    src.local_element(i) = random_value(seed) - 0.5;
+  const std::function<void(const CPUMatrixFree &,
+                           HostVector &,
+                           const HostVector &,
+                           const std::pair<unsigned int, unsigned int> &)>
+      cell_operation = [](const CPUMatrixFree                         &data,
+                          HostVector                                  &dst,
+                          const HostVector                            &src,
+                          const std::pair<unsigned int, unsigned int> &range)
+  {
+    dealii::FEEvaluation<dim, degree, degree + 1, n_comp, double> phi(data);
+    for (unsigned int cell = range.first; cell < range.second; ++cell)
+    {
+      phi.reinit(cell);
+      phi.gather_evaluate(src,
+                          EvaluationFlags::values | EvaluationFlags::gradients);
+      for (unsigned int q = 0; q < phi.n_q_points; ++q)
+      {
+        const auto p = phi.quadrature_point(q);
+        Point<dim> x;
+        for (unsigned int d = 0; d < dim; ++d)
+          x[d] = p[d][0];
+        phi.submit_gradient(coefficient<dim, double>(x) * phi.get_gradient(q),
+                            q);
+        if constexpr (mass)
+          phi.submit_value(phi.get_value(q), q);
+      }
+      phi.integrate_scatter(
+          (mass ? EvaluationFlags::values : EvaluationFlags::nothing) |
+              EvaluationFlags::gradients,
+          dst);
+    }
+  };
+  cpu.cell_loop(cell_operation, dst, src, true);
+}
+
 // Applies both operators on @p tria and logs whether they agree to 1e-12
 // (double) or 1e-5 (float), relative to the largest entry.
-template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
+template <int dim,
+          int degree,
+          int n_comp,
+          typename Number,
+          Cell cell = Cell::laplace>
 void
 compare_with_cpu(
     const parallel::distributed::Triangulation<dim> &tria,
@@ -97,53 +173,14 @@ compare_with_cpu(
                              : ", renumbered, NOT a permutation";
   }
 
-  // CPU reference: deal.II's MatrixFree in double.
-  using CPUMatrixFree = dealii::MatrixFree<dim, double>;
-  using HostVector    = LinearAlgebra::distributed::Vector<double>;
-  typename CPUMatrixFree::AdditionalData cpu_data;
-  cpu_data.mapping_update_flags = update_values | update_gradients |
-                                  update_JxW_values | update_quadrature_points;
-  CPUMatrixFree cpu;
-  cpu.reinit(mapping, dof_handler, constraints, quadrature, cpu_data);
-  HostVector src, dst_cpu;
-  cpu.initialize_dof_vector(src);
-  cpu.initialize_dof_vector(dst_cpu);
-  std::uint64_t seed = 7 + Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
-  for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
-    src.local_element(i) = random_value(seed) - 0.5;
-  const std::function<void(const CPUMatrixFree &,
-                           HostVector &,
-                           const HostVector &,
-                           const std::pair<unsigned int, unsigned int> &)>
-      cell_operation = [](const CPUMatrixFree                         &data,
-                          HostVector                                  &dst,
-                          const HostVector                            &src,
-                          const std::pair<unsigned int, unsigned int> &range)
-  {
-    dealii::FEEvaluation<dim, degree, degree + 1, n_comp, double> phi(data);
-    for (unsigned int cell = range.first; cell < range.second; ++cell)
-    {
-      phi.reinit(cell);
-      phi.gather_evaluate(src,
-                          EvaluationFlags::values | EvaluationFlags::gradients);
-      for (unsigned int q = 0; q < phi.n_q_points; ++q)
-      {
-        const auto p = phi.quadrature_point(q);
-        Point<dim> x;
-        for (unsigned int d = 0; d < dim; ++d)
-          x[d] = p[d][0];
-        phi.submit_gradient(coefficient<dim, double>(x) * phi.get_gradient(q),
-                            q);
-        if constexpr (!tensor)
-          phi.submit_value(phi.get_value(q), q);
-      }
-      phi.integrate_scatter(
-          (tensor ? EvaluationFlags::nothing : EvaluationFlags::values) |
-              EvaluationFlags::gradients,
-          dst);
-    }
-  };
-  cpu.cell_loop(cell_operation, dst_cpu, src, true);
+  constexpr bool tensor = cell == Cell::tensor;
+  AssertThrow((geometry == GPU::GeometryStorage::field) ==
+                  (cell == Cell::function),
+              ExcMessage("the mapping field runs LaplaceFunctionCell, and "
+                         "only it"));
+  LinearAlgebra::distributed::Vector<double> src, dst_cpu;
+  cpu_reference<dim, degree, n_comp, !tensor>(
+      mapping, dof_handler, constraints, quadrature, src, dst_cpu);
 
   // GPU::MatrixFree with the same input.
   GPU::MatrixFree<dim, Number> gpu;
@@ -185,7 +222,7 @@ compare_with_cpu(
         gpu_src,
         gpu_dst);
   }
-  else if (geometry == GPU::GeometryStorage::field)
+  else if constexpr (cell == Cell::function)
     // The coefficient from the points interpolated in the kernel.
     gpu.cell_loop(
         GPU::LaplaceFunctionCell<dim,

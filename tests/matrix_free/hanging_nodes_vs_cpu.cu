@@ -10,7 +10,11 @@
 
 using Geometry = GPU::GeometryStorage;
 
-template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
+template <int dim,
+          int degree,
+          int n_comp,
+          typename Number,
+          Cell cell = Cell::laplace>
 void
 test(const bool                 ball,
      const bool                 coloring,
@@ -28,7 +32,7 @@ test(const bool                 ball,
     refine_shell(tria, 0.3, 0.6);
   const unsigned int mapping_degree =
       ball ? std::max(2, std::min(degree, 4)) : 1;
-  compare_with_cpu<dim, degree, n_comp, Number, tensor>(
+  compare_with_cpu<dim, degree, n_comp, Number, cell>(
       tria,
       std::string(ball ? "ball" : "cube") + (outside ? " outside" : " shell"),
       mapping_degree,
@@ -63,22 +67,22 @@ main(int argc, char **argv)
   test<3, 8, 1, double>(true, false, 0, false, Geometry::points);
   // The mapping field: each fine cell gathers its own nodes (not the
   // coarse DoFs its values are interpolated from).
-  test<2, 2, 1, double>(true, false, 2, true, Geometry::field);
-  test<3, 2, 1, double>(true, true, 1, false, Geometry::field);
-  test<3, 3, 1, float>(true, false, 1, true, Geometry::field);
+  test<2, 2, 1, double, Cell::function>(true, false, 2, true, Geometry::field);
+  test<3, 2, 1, double, Cell::function>(true, true, 1, false, Geometry::field);
+  test<3, 3, 1, float, Cell::function>(true, false, 1, true, Geometry::field);
   // The merged diffusion tensor (LaplaceTensorCell).
-  test<2, 3, 1, double, true>(true, true, 2, true);
-  test<3, 2, 1, double, true>(true, false, 1);
+  test<2, 3, 1, double, Cell::tensor>(true, true, 2, true);
+  test<3, 2, 1, double, Cell::tensor>(true, false, 1);
   // Where a uniform mesh would run one thread per cell, the automatic
   // layout takes one thread per point here (not compiled with hanging
   // nodes), also with the DoFs renumbered for the cell loop's reads.
-  test<3, 2, 1, double>(true,
-                        false,
-                        1,
-                        false,
-                        Geometry::field,
-                        GPU::CellThreads::automatic,
-                        true);
+  test<3, 2, 1, double, Cell::function>(true,
+                                        false,
+                                        1,
+                                        false,
+                                        Geometry::field,
+                                        GPU::CellThreads::automatic,
+                                        true);
   test<3, 1, 1, double>(
       false, true, 2, true, Geometry::points, GPU::CellThreads::automatic);
 }

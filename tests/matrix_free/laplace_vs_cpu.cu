@@ -6,7 +6,11 @@
 
 using Geometry = GPU::GeometryStorage;
 
-template <int dim, int degree, int n_comp, typename Number, bool tensor = false>
+template <int dim,
+          int degree,
+          int n_comp,
+          typename Number,
+          Cell cell = Cell::laplace>
 void
 test(const bool             ball,
      const bool             coloring,
@@ -20,14 +24,14 @@ test(const bool             ball,
   make_mesh(tria, ball, refinements);
   const unsigned int mapping_degree =
       ball ? std::max(2, std::min(degree, 4)) : 1;
-  compare_with_cpu<dim, degree, n_comp, Number, tensor>(tria,
-                                                        ball ? "ball" : "cube",
-                                                        mapping_degree,
-                                                        coloring,
-                                                        geometry,
-                                                        overlap,
-                                                        threads,
-                                                        renumber);
+  compare_with_cpu<dim, degree, n_comp, Number, cell>(tria,
+                                                      ball ? "ball" : "cube",
+                                                      mapping_degree,
+                                                      coloring,
+                                                      geometry,
+                                                      overlap,
+                                                      threads,
+                                                      renumber);
 }
 
 int
@@ -64,20 +68,21 @@ main(int argc, char **argv)
   test<3, 7, 1, float>(true, false, 0, Geometry::points);
   // The mapping as a field at the support points, interpolated in the
   // kernel (MappingQ(p) into FE_Q(k) with p < k for Q3 and Q6).
-  test<2, 2, 1, double>(true, false, 3, Geometry::field);
-  test<2, 3, 2, float>(true, true, 2, Geometry::field, false);
-  test<3, 1, 1, double>(false, false, 2, Geometry::field);
-  test<3, 2, 1, double>(true, false, 2, Geometry::field);
-  test<3, 3, 3, double>(true, true, 1, Geometry::field);
-  test<3, 4, 1, float>(true, false, 1, Geometry::field);
-  test<3, 6, 1, double>(true, false, 0, Geometry::field);
+  test<2, 2, 1, double, Cell::function>(true, false, 3, Geometry::field);
+  test<2, 3, 2, float, Cell::function>(true, true, 2, Geometry::field, false);
+  test<3, 1, 1, double, Cell::function>(false, false, 2, Geometry::field);
+  test<3, 2, 1, double, Cell::function>(true, false, 2, Geometry::field);
+  test<3, 3, 3, double, Cell::function>(true, true, 1, Geometry::field);
+  test<3, 4, 1, float, Cell::function>(true, false, 1, Geometry::field);
+  test<3, 6, 1, double, Cell::function>(true, false, 0, Geometry::field);
   // The merged diffusion tensor (LaplaceTensorCell) after
   // release_geometry(), against the CPU operator without the mass term.
-  test<2, 2, 1, double, true>(true, false, 3);
-  test<3, 1, 1, double, true>(true, false, 2);
-  test<3, 2, 1, double, true>(true, true, 1);
-  test<3, 3, 3, double, true>(true, false, 1, Geometry::jacobians, false);
-  test<3, 4, 1, float, true>(true, false, 1);
+  test<2, 2, 1, double, Cell::tensor>(true, false, 3);
+  test<3, 1, 1, double, Cell::tensor>(true, false, 2);
+  test<3, 2, 1, double, Cell::tensor>(true, true, 1);
+  test<3, 3, 3, double, Cell::tensor>(
+      true, false, 1, Geometry::jacobians, false);
+  test<3, 4, 1, float, Cell::tensor>(true, false, 1);
   // CUDA thread layouts other than the automatic one (which takes one
   // thread per cell for 3D scalar cells with the mapping field at Q1 and
   // Q2 or the points at Q1). The host runs each cell in one thread
@@ -87,20 +92,21 @@ main(int argc, char **argv)
       true, false, 1, Geometry::jacobians, true, Threads::per_quadrature_point);
   test<3, 1, 1, double>(
       false, true, 2, Geometry::points, true, Threads::per_quadrature_point);
-  test<3, 2, 1, double, true>(
+  test<3, 2, 1, double, Cell::tensor>(
       true, false, 1, Geometry::jacobians, true, Threads::per_quadrature_point);
   // One thread per cell (compiled for scalar 3D cells of at most 27
   // points with the Jacobians computed in the kernel).
-  test<3, 2, 1, float>(true, true, 2, Geometry::field, true, Threads::per_cell);
-  test<3, 1, 1, double>(
+  test<3, 2, 1, float, Cell::function>(
+      true, true, 2, Geometry::field, true, Threads::per_cell);
+  test<3, 1, 1, double, Cell::function>(
       false, false, 2, Geometry::field, false, Threads::per_cell);
   test<3, 2, 1, double>(
       true, false, 1, Geometry::points, true, Threads::per_cell);
   // DoFs renumbered for the cell loop's reads
   // (GPU::DoFRenumbering::matrix_free_data_locality).
-  test<3, 2, 1, double>(
+  test<3, 2, 1, double, Cell::function>(
       true, false, 2, Geometry::field, true, Threads::per_cell, true);
-  test<3, 2, 1, double, true>(
+  test<3, 2, 1, double, Cell::tensor>(
       true, false, 1, Geometry::jacobians, true, Threads::automatic, true);
   test<3, 1, 1, double>(
       false, true, 2, Geometry::points, false, Threads::per_cell, true);

@@ -283,6 +283,43 @@ TEST(MatrixFreeErrors, ThreadPerCellOnlyForSmallCells)
 }
 
 // Nor for 2D or vector-valued cells, which it did not make faster.
+// The cell loop compiles one launch form per cell size: cells of at most
+// 32 points run in whole warps, larger cells one a block.
+TEST(MatrixFreeErrors, CellsPerBlockFollowTheLaunchForm)
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  DoFHandler<2>             dof_handler(tria);
+  AffineConstraints<double> constraints;
+  constraints.close();
+  GPU::MatrixFree<2, double>                 matrix_free;
+  GPU::MatrixFree<2, double>::AdditionalData data;
+  dof_handler.distribute_dofs(FE_Q<2>(1));
+  const auto reinit = [&](const unsigned int n_q_points_1d)
+  {
+    matrix_free.reinit(MappingQ<2>(1),
+                       dof_handler,
+                       constraints,
+                       QGauss<1>(n_q_points_1d),
+                       data);
+  };
+  // 4 points a cell, 8 a warp: one cell per block becomes a warp of them.
+  data.cells_per_block = 1;
+  reinit(2);
+  EXPECT_EQ(matrix_free.get_cells_per_block(), 8u);
+  data.cells_per_block = 9;
+  reinit(2);
+  EXPECT_EQ(matrix_free.get_cells_per_block(), 16u);
+  // 36 points a cell: one a block, more are refused.
+  data.cells_per_block = 0;
+  reinit(6);
+  EXPECT_EQ(matrix_free.get_cells_per_block(), 1u);
+  data.cells_per_block      = 2;
+  const std::string message = one_line_message([&] { reinit(6); });
+  EXPECT_NE(message.find("2 cells per block of 36 threads"), std::string::npos)
+      << message;
+}
+
 TEST(MatrixFreeErrors, ThreadPerCellOnlyForScalar3D)
 {
   Triangulation<2> tria_2d;

@@ -17,6 +17,7 @@
 #  include <cuda_runtime.h>
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -357,6 +358,17 @@ namespace dealii
         }
       }
 
+      // Dynamic shared memory past the default 48 KiB for @p kernel.
+      template <typename Kernel>
+      void allow_shared_memory(Kernel *kernel, const std::size_t bytes)
+      {
+        if (bytes > 48 * 1024)
+          DEAL_II_GPU_CUDA_CHECK(
+              cudaFuncSetAttribute(kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)));
+      }
+
       template <typename F>
       __global__ void index_kernel(const F f, const std::size_t n)
       {
@@ -443,6 +455,25 @@ namespace dealii
     } // namespace internal
 
     /**
+     * The CUDA kernels a parallel_for_teams() call compiles. Each launch
+     * form is a kernel of its own, compiled for the functor; a caller that
+     * knows its team size at compile time compiles only the one it uses
+     * (a third of the device code and of its compile time).
+     */
+    enum class TeamKernels
+    {
+      /** Every form; the launch picks one from the shape at run time. */
+      any,
+      /**
+       * Teams of at most 32 threads, packed into whole warps: teams_per_block
+       * is rounded up to a multiple of 32 / size (at least one warp).
+       */
+      warp_packed,
+      /** One team a block, of any size; teams_per_block must be 1. */
+      one_per_block
+    };
+
+    /**
      * As parallel_for_teams(), but on CUDA each team is a single thread
      * that runs all of the team's loops (as the host does), @p
      * threads_per_block teams a block, and its @p scratch_bytes of scratch
@@ -500,9 +531,10 @@ namespace dealii
      * threads are then packed into warps (32 / size a warp, rounded up to
      * whole warps), and their barriers are warp barriers; larger teams use
      * block barriers. Either way a functor must pass the same barriers
-     * whatever its team index is (branch with barrier_or()).
+     * whatever its team index is (branch with barrier_or()). @p kernels
+     * limits the kernels compiled to one launch form (TeamKernels).
      */
-    template <typename F>
+    template <TeamKernels kernels = TeamKernels::any, typename F>
     void parallel_for_teams(const char        *name,
                             const unsigned int n_teams,
                             const TeamShape   &shape,
@@ -513,11 +545,23 @@ namespace dealii
       if (n_teams == 0)
         return;
       const unsigned int per_warp = internal::teams_per_warp(shape);
+      AssertThrow(kernels != TeamKernels::warp_packed || per_warp > 0,
+                  ExcMessage(std::string(name) + ": teams of " +
+                             std::to_string(shape.size()) +
+                             " threads launched as TeamKernels::warp_packed "
+                             "(at most 32 threads)"));
+      AssertThrow(kernels != TeamKernels::one_per_block || teams_per_block == 1,
+                  ExcMessage(std::string(name) + ": " +
+                             std::to_string(teams_per_block) +
+                             " teams per block launched as "
+                             "TeamKernels::one_per_block"));
       // Warp-packed launch: teams_per_block rounded up to whole warps.
+      const bool packed =
+          kernels == TeamKernels::warp_packed ||
+          (kernels == TeamKernels::any && teams_per_block > 1 && per_warp > 0);
       const unsigned int n_warps =
-          teams_per_block > 1 && per_warp > 0
-              ? (teams_per_block + per_warp - 1) / per_warp
-              : 0;
+          packed ? std::max(1u, (teams_per_block + per_warp - 1) / per_warp)
+                 : 0;
       const std::size_t stride = (scratch_bytes + 15) / 16 * 16;
       // A warp of packed teams is checked as one 32-thread team.
       internal::check_team_launch(name,
@@ -534,38 +578,34 @@ namespace dealii
         const unsigned int n_blocks = (n_teams - 1) / teams_in_block + 1;
         AssertThrow(n_blocks <= 2147483647u,
                     ExcMessage(std::string(name) + ": too many teams"));
-        if (n_warps > 0)
+        // Only the kernels of the forms @p kernels allows are instantiated.
+        if constexpr (kernels != TeamKernels::one_per_block)
+          if (n_warps > 0)
+          {
+            internal::allow_shared_memory(internal::warp_team_kernel<F>, bytes);
+            internal::warp_team_kernel<F><<<n_blocks, 32 * n_warps, bytes>>>(
+                f, n_teams, shape, static_cast<unsigned int>(stride));
+            DEAL_II_GPU_CHECK_LAUNCH(name);
+            return;
+          }
+        if constexpr (kernels != TeamKernels::warp_packed)
+          if (teams_per_block == 1)
+          {
+            internal::allow_shared_memory(internal::single_team_kernel<F>,
+                                          bytes);
+            internal::single_team_kernel<F>
+                <<<n_blocks, shape.size(), bytes>>>(f, n_teams, shape);
+            DEAL_II_GPU_CHECK_LAUNCH(name);
+            return;
+          }
+        if constexpr (kernels == TeamKernels::any)
         {
-          if (bytes > 48 * 1024)
-            DEAL_II_GPU_CUDA_CHECK(cudaFuncSetAttribute(
-                internal::warp_team_kernel<F>,
-                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                static_cast<int>(bytes)));
-          internal::warp_team_kernel<F><<<n_blocks, 32 * n_warps, bytes>>>(
-              f, n_teams, shape, static_cast<unsigned int>(stride));
-        }
-        else if (teams_per_block == 1)
-        {
-          if (bytes > 48 * 1024)
-            DEAL_II_GPU_CUDA_CHECK(cudaFuncSetAttribute(
-                internal::single_team_kernel<F>,
-                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                static_cast<int>(bytes)));
-          internal::single_team_kernel<F>
-              <<<n_blocks, shape.size(), bytes>>>(f, n_teams, shape);
-        }
-        else
-        {
-          if (bytes > 48 * 1024)
-            DEAL_II_GPU_CUDA_CHECK(cudaFuncSetAttribute(
-                internal::team_kernel<F>,
-                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                static_cast<int>(bytes)));
+          internal::allow_shared_memory(internal::team_kernel<F>, bytes);
           internal::team_kernel<F>
               <<<n_blocks, shape.size() * teams_per_block, bytes>>>(
                   f, n_teams, shape, static_cast<unsigned int>(stride));
+          DEAL_II_GPU_CHECK_LAUNCH(name);
         }
-        DEAL_II_GPU_CHECK_LAUNCH(name);
 #else
         internal::throw_not_compiled_for_cuda(name);
 #endif

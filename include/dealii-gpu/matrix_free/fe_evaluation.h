@@ -1054,12 +1054,22 @@ namespace dealii
                             cells_per_block);
         }
         else
-          parallel_for_teams("MatrixFree::cell_loop",
-                             end - begin,
-                             shape,
-                             scratch,
-                             cell,
-                             cells_per_block);
+        {
+          // A team per cell, one thread a point: one launch form only
+          // (reinit() picks cells_per_block to match it).
+          constexpr unsigned int n_points =
+              dim == 2 ? Functor::n_q_points_1d * Functor::n_q_points_1d
+                       : Functor::n_q_points_1d * Functor::n_q_points_1d *
+                             Functor::n_q_points_1d;
+          parallel_for_teams<n_points <= 32 ? TeamKernels::warp_packed
+                                            : TeamKernels::one_per_block>(
+              "MatrixFree::cell_loop",
+              end - begin,
+              shape,
+              scratch,
+              cell,
+              cells_per_block);
+        }
       }
 
       // Whether one thread per cell is compiled for a functor: for the cells

@@ -246,8 +246,9 @@ namespace dealii
         /** Cells per CUDA thread block (one thread per quadrature point
          *  each); 0 picks at least 64 threads per block (3D: 8 cells for
          *  Q1, 2 for Q2, 1 from Q3 on). Cells of at most 32 points are
-         *  packed into warps (32 / points a warp), so more than one is
-         *  rounded up to whole warps. With one thread per cell (see
+         *  packed into warps (32 / points a warp), so the count is rounded
+         *  up to whole warps; cells of more points run one a block (reinit()
+         *  refuses more for them). With one thread per cell (see
          *  cell_threads): the block's threads, 0 for 128, at most 256. No
          *  effect on the host backend. */
         unsigned int cells_per_block;
