@@ -2,14 +2,16 @@
 # Set-up on a fresh Debian 12 machine: installs what is missing with apt,
 # then configures and builds dealii-gpu. Safe to run twice.
 #
-#   contrib/setup.sh [build-dir] [AUTO|ON|OFF]
+#   contrib/setup.sh [build-dir] [AUTO|ON|OFF] [CMake options...]
 #
 # The second argument is DEAL_II_GPU_WITH_CUDA: AUTO builds the CUDA backend
 # when nvcc is found (/usr/local/cuda), OFF builds the host backend only.
+# Further arguments go to CMake (e.g. -DDEAL_II_GPU_BUILD_BENCHMARKS=OFF).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build}
 cuda=${2:-AUTO}
+shift $(( $# < 2 ? $# : 2 ))
 
 packages="libdeal.ii-dev libgtest-dev numdiff cmake g++ make perl openmpi-bin xz-utils"
 missing=""
@@ -24,5 +26,5 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda" "$@"
 cmake --build "$build" -j"$(nproc)"
