@@ -458,7 +458,8 @@ namespace dealii
         std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
         field.assign(nodes_are_dofs ? std::size_t(n_local) * dim : 0, 0.);
         nodes.resize(nodes_are_dofs ? 0 : cells.size() * n);
-        centers.resize(cells.size() * dim);
+        constexpr bool with_centers = points_relative_to_cell_centers<Number>();
+        centers.resize(with_centers ? cells.size() * dim : 0);
         unsigned int n_nodes = 0;
         for (unsigned int c = 0; c < cells.size(); ++c)
         {
@@ -508,7 +509,7 @@ namespace dealii
               nodes[std::size_t(c) * n + i] = node;
           }
           center /= n;
-          for (unsigned int d = 0; d < dim; ++d)
+          for (unsigned int d = 0; d < dim && with_centers; ++d)
             centers[std::size_t(c) * dim + d] = center[d];
         }
       }
@@ -973,8 +974,11 @@ namespace dealii
                                                : std::size_t(n_cells) * n_q);
       std::vector<Number> host_points(
           device_points ? std::size_t(n_cells) * dim * n_q : 0);
-      std::vector<Number> host_centers(
-          device_points || from_field ? std::size_t(n_cells) * dim : 0);
+      constexpr bool with_centers = points_relative_to_cell_centers<Number>();
+      std::vector<Number> host_centers(with_centers &&
+                                               (device_points || from_field)
+                                           ? std::size_t(n_cells) * dim
+                                           : 0);
       host_quadrature_points.clear();
       if (from_field)
       {
@@ -1024,14 +1028,18 @@ namespace dealii
           }
         if (device_points)
         {
-          // Offsets from the center: the differences the kernel takes then
-          // carry the rounding of the offsets, not of the coordinates.
+          // In float, offsets from the center: the differences the kernel
+          // takes then carry the rounding of the offsets, not of the
+          // coordinates.
           Point<dim> center;
-          for (unsigned int q = 0; q < n_q; ++q)
-            center += fe_values.quadrature_point(q);
-          center /= n_q;
-          for (unsigned int d = 0; d < dim; ++d)
-            host_centers[std::size_t(c) * dim + d] = center[d];
+          if (with_centers)
+          {
+            for (unsigned int q = 0; q < n_q; ++q)
+              center += fe_values.quadrature_point(q);
+            center /= n_q;
+            for (unsigned int d = 0; d < dim; ++d)
+              host_centers[std::size_t(c) * dim + d] = center[d];
+          }
           for (unsigned int q = 0; q < n_q; ++q)
           {
             const Point<dim> &p = fe_values.quadrature_point(q);
@@ -1048,9 +1056,9 @@ namespace dealii
       quadrature_points.copy_from(host_points);
       cell_centers.copy_from(host_centers);
       {
-        std::vector<Number> weights(n_q_1d);
-        for (unsigned int q = 0; q < n_q_1d; ++q)
-          weights[q] = quadrature.weight(q);
+        std::vector<Number> weights(n_q);
+        for (unsigned int q = 0; q < n_q; ++q)
+          weights[q] = cell_quadrature.weight(q);
         quadrature_weights.copy_from(weights);
       }
 

@@ -483,6 +483,8 @@ TEST(MatrixFreeErrors, MappingFieldNeedsRepresentableContinuousMapping)
   EXPECT_EQ(matrix_free.get_geometry_storage(), MF::GeometryStorage::field);
   EXPECT_TRUE(matrix_free.get_data().jacobians_from_points);
   EXPECT_EQ(matrix_free.get_data().quadrature_points, nullptr);
+  // Double needs no cell centers (points_relative_to_cell_centers()).
+  EXPECT_EQ(matrix_free.get_data().cell_centers, nullptr);
   const std::size_t  field_bytes = matrix_free.memory_consumption();
   GPU::Array<double> tensor,
       coefficient(std::size_t(tria.n_active_cells()) * 9);

@@ -30,15 +30,23 @@ namespace dealii
                 static_cast<unsigned int>(flag)) != 0;
       }
 
-      // 1 / x, correctly rounded like the division, without the register-
-      // hungry division routine on the device.
+      // 1 / x without the division routine on the device. In double: the
+      // hardware's estimate (relative error 2^-20), then one cubic step
+      // r (1 + e + e^2) with e = 1 - x r. At most 1 ulp off (measured on
+      // an H100), for x neither denormal nor infinite (a Jacobian
+      // determinant), and no branch to the slow path __drcp_rn keeps.
       template <typename Number>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE Number
       reciprocal(const Number x)
       {
 #ifdef __CUDA_ARCH__
         if constexpr (std::is_same_v<Number, double>)
-          return __drcp_rn(x);
+        {
+          double r;
+          asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+          const double e = __fma_rn(-x, r, 1.);
+          return __fma_rn(r, __fma_rn(e, e, e), r);
+        }
         else
           return __frcp_rn(x);
 #else
@@ -612,8 +620,11 @@ namespace dealii
         Tensor<1, dim, Number> p;
         DEAL_II_GPU_UNROLL
         for (unsigned int d = 0; d < dim; ++d)
-          p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
-                 offsets[d * n_q_points + q];
+          if constexpr (points_relative_to_cell_centers<Number>())
+            p[d] = data.cell_centers[std::size_t(cell) * dim + d] +
+                   offsets[d * n_q_points + q];
+          else
+            p[d] = offsets[d * n_q_points + q];
         return p;
       }
 
@@ -858,7 +869,7 @@ namespace dealii
         }
       }
 
-      // The quadrature points' offsets from the cell center
+      // The quadrature points (see quadrature_point())
       // ([d * n_q_points + q]) where the Jacobians are computed in the
       // kernel: after the local results, so evaluate() leaves them.
       DEAL_II_GPU_HOST_DEVICE Number *point_coordinates() const
@@ -866,10 +877,10 @@ namespace dealii
         return local_results + dofs_per_cell;
       }
 
-      // Gathers the mapping field at this cell's nodes, as offsets from the
-      // cell center (taken in double), and interpolates it to the quadrature
-      // points in x ([d * n_q_points + q]). The nodes are the DoFs (of the
-      // first component) unless the data hold a node list.
+      // Gathers the mapping field at this cell's nodes (in float as offsets
+      // from the cell center, taken in double) and interpolates it to the
+      // quadrature points in x ([d * n_q_points + q]). The nodes are the
+      // DoFs (of the first component) unless the data hold a node list.
       DEAL_II_GPU_HOST_DEVICE void interpolate_geometry_field(Number *x)
       {
         const unsigned int *nodes =
@@ -878,7 +889,9 @@ namespace dealii
                       std::size_t(cell) * n_dofs_per_component
                 : data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const double *field  = data.geometry_field;
-        const Number *center = data.cell_centers + std::size_t(cell) * dim;
+        const Number *center = data.cell_centers;
+        if constexpr (points_relative_to_cell_centers<Number>())
+          center += std::size_t(cell) * dim;
         team.for_each<may_run_serially>(
             dim * n_dofs_per_component,
             [&](unsigned int i)
@@ -886,8 +899,11 @@ namespace dealii
               const unsigned int d    = i / n_dofs_per_component;
               const unsigned int n    = i % n_dofs_per_component;
               const unsigned int node = nodes[n] & ~constrained_dof_flag;
-              x[d * n_q_points + n]   = Number(
-                  field[std::size_t(node) * dim + d] - double(center[d]));
+              if constexpr (points_relative_to_cell_centers<Number>())
+                x[d * n_q_points + n] = Number(
+                    field[std::size_t(node) * dim + d] - double(center[d]));
+              else
+                x[d * n_q_points + n] = field[std::size_t(node) * dim + d];
             });
         team.barrier<may_run_serially>();
         // Unrolled only where it may run serially (constant scratch
@@ -938,7 +954,6 @@ namespace dealii
           if constexpr (dim == 3)
             J[c][2] = j2;
         }
-        const Number *w = data.quadrature_weights;
         if constexpr (dim == 2)
         {
           point_adjugate[0][0] = J[1][1];
@@ -946,7 +961,6 @@ namespace dealii
           point_adjugate[1][0] = -J[1][0];
           point_adjugate[1][1] = J[0][0];
           point_det            = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-          point_weight         = w[i] * w[j];
         }
         else
         {
@@ -962,8 +976,8 @@ namespace dealii
           point_det            = J[0][0] * point_adjugate[0][0] +
                       J[0][1] * point_adjugate[1][0] +
                       J[0][2] * point_adjugate[2][0];
-          point_weight = w[i] * w[j] * w[k];
         }
+        point_weight      = data.quadrature_weights[q];
         point_inverse_det = internal::reciprocal(point_det);
       }
 

@@ -48,13 +48,28 @@ namespace dealii
     constexpr unsigned int constrained_dof_flag = 0x80000000u;
 
     /**
+     * Whether the quadrature points and the mapping field of cells are
+     * taken relative to each cell's center (MatrixFreeData::cell_centers):
+     * only where Number is narrower than double. Differences of absolute
+     * coordinates lose digits of the Jacobian in float, not in double; in
+     * double the center would cost 24 bytes and 2 dim n_q_points additions
+     * a cell for nothing.
+     */
+    template <typename Number>
+    constexpr bool points_relative_to_cell_centers()
+    {
+      return sizeof(Number) < sizeof(double);
+    }
+
+    /**
      * Device view of the per-cell data of GPU::MatrixFree, handed to cell
      * functors. All arrays are in the memory of the active backend. Cell
      * data are stored so that the threads of a cell read consecutive entries:
      * index (cell * n + i) for DoFs, ((cell * dim * dim + d) * n_q + q) for
      * the inverse Jacobian entry d = row * dim + column, (cell * n_q + q) for
-     * JxW and ((cell * dim + d) * n_q + q) for the quadrature points' offsets
-     * from the cell's center (cell * dim + d).
+     * JxW and ((cell * dim + d) * n_q + q) for the quadrature points
+     * (offsets from the cell's center (cell * dim + d) in float, see
+     * points_relative_to_cell_centers()).
      *
      * Geometry comes in one of two forms: stored inverse Jacobians and JxW
      * (inverse_jacobian, JxW), or only the quadrature points, from which
@@ -82,8 +97,10 @@ namespace dealii
       const unsigned int *dof_indices;
       const Number       *inverse_jacobian;
       const Number       *JxW;
-      /** Offsets of the quadrature points from cell_centers. */
+      /** The quadrature points (offsets from cell_centers where
+       *  points_relative_to_cell_centers<Number>()). */
       const Number *quadrature_points;
+      /** nullptr unless points_relative_to_cell_centers<Number>(). */
       const Number *cell_centers;
       /** Mapping at the support points, [node * dim + d], relative to no
        *  cell (double, so that offsets from cell_centers keep their digits
@@ -94,7 +111,9 @@ namespace dealii
        *  without constrained_dof_flag (scalar fields on cells without
        *  hanging nodes, whose DoF indices are their own support points). */
       const unsigned int *geometry_indices;
-      /** Weights of the 1D quadrature rule. */
+      /** Weights of the tensor-product quadrature rule, [q] for the
+       *  n_q_points points (x fastest): one load a point instead of dim
+       *  loads and dim - 1 products. */
       const Number *quadrature_weights;
       /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
       const Number *shape_values;
