@@ -135,10 +135,12 @@ struct Parameters
     prm.declare_entry(
         "DoF renumbering",
         "none",
-        Patterns::Selection("none|data locality"),
+        Patterns::Selection("none|data locality|blocks"),
         "data locality: GPU::DoFRenumbering::matrix_free_data_locality() "
         "for the first entries of Geometry and Cell threads, before every "
-        "row");
+        "row; blocks: GPU::DoFRenumbering::block_lexicographic() in the "
+        "coarse cells, whose cells' DoF indices GPU::MatrixFree then "
+        "computes instead of storing them");
     prm.declare_entry(
         "Implementations",
         "gpu",
@@ -367,6 +369,11 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       GPU::DoFRenumbering::matrix_free_data_locality(dof_handler, layout);
       make_constraints();
     }
+    else if (param.renumbering == "blocks")
+    {
+      GPU::DoFRenumbering::block_lexicographic(dof_handler, 0);
+      make_constraints();
+    }
 
     const std::uint64_t n_cells = tria.n_global_active_cells();
     const std::uint64_t n_dofs  = dof_handler.n_dofs();
@@ -533,17 +540,27 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
           double(mf.memory_consumption() + coefficient_bytes +
                  2 * sizeof(Number) * src.size()),
           MPI_COMM_WORLD);
-      // Geometry the kernel reads: points (dim per point) and centers, or
+      // Geometry the kernel reads: points (dim per point) and (in float)
+      // centers, or
       // inverse Jacobians and JxW, with the coefficient; or the tensor; or
       // the field (dim doubles per DoF and centers; an index per cell node
       // where cells have hanging nodes, else read through the DoF indices).
+      // DoF indices are read for the cells outside structured blocks.
+      const double structured =
+          Utilities::MPI::sum(double(mf.n_structured_cells()), MPI_COMM_WORLD);
+      if (param.renumbering == "blocks")
+        std::cout << "  " << structured << " of " << n_cells
+                  << " cells in structured blocks" << std::endl;
+      const double centers =
+          GPU::points_relative_to_cell_centers<Number>() ? dim : 0;
+      const double per_cell_numbers = tensor        ? n_q * dim * (dim + 1) / 2.
+                                      : field       ? centers
+                                      : from_points ? n_q * (dim + 1) + centers
+                                                    : n_q * (dim * dim + 2);
       const double gpu_bytes =
           sizeof(Number) * 4. * n_dofs +
-          n_cells * (4. * std::pow(degree + 1, dim) +
-                     sizeof(Number) * (tensor  ? n_q * dim * (dim + 1) / 2.
-                                       : field ? dim
-                                       : from_points ? n_q * (dim + 1) + dim
-                                                     : n_q * (dim * dim + 2))) +
+          (n_cells - structured) * 4. * std::pow(degree + 1, dim) +
+          n_cells * sizeof(Number) * per_cell_numbers +
           (field ? 8. * dim * n_dofs +
                        (hanging > 0 ? n_cells * 4. * std::pow(degree + 1, dim)
                                     : 0.)

@@ -1,6 +1,7 @@
 // GPU::MatrixFree: the data builder (host) and the constrained-value kernels.
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/dofs/block_lattice.h>
 #include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/matrix_free/hanging_nodes.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -541,6 +543,175 @@ namespace dealii
             }
       }
 
+      // Cells of blocks whose DoFs GPU::DoFRenumbering::block_lexicographic()
+      // numbered, found in the cell list of reinit().
+      struct StructuredBlocks
+      {
+        unsigned int refinements = 0;
+        // Positions in the cell list, block after block, lexicographic.
+        std::vector<unsigned int> cells;
+        // Per block: the global index of the first interior DoF.
+        std::vector<types::global_dof_index> interior_first;
+        // Per block: the global indices of the faces' lattice points, laid
+        // out as MatrixFreeData::block_surface.
+        std::vector<types::global_dof_index> surface;
+      };
+
+      // Whether @p block, refined r times, is a structured block: all its
+      // cells in the list without hanging nodes, its interior DoFs
+      // numbered lexicographically from one first index (interior_ok for
+      // each), its surface DoFs surface_ok. If so, appends it to @p result.
+      template <int dim,
+                typename CellIterator,
+                typename SurfaceOk,
+                typename InteriorOk>
+      bool add_structured_block(const CellIterator              &block,
+                                const unsigned int               r,
+                                const std::vector<unsigned int> &position,
+                                const std::vector<unsigned int> &masks,
+                                const unsigned int               degree,
+                                const SurfaceOk                 &surface_ok,
+                                const InteriorOk                &interior_ok,
+                                StructuredBlocks                &result)
+      {
+        // Only blocks that save at least half of the index memory (not,
+        // e.g., Q1 blocks of 2^dim cells, whose one interior DoF would fit
+        // any numbering).
+        const unsigned int M = degree << r;
+        const unsigned int P = M + 1;
+        const std::size_t  face_size =
+            dim == 3 ? std::size_t(P) * P : std::size_t(P);
+        const std::size_t n_block_cells = std::size_t(1) << (dim * r);
+        if (2 * (1 + 2 * dim * face_size) >
+            n_block_cells * Utilities::pow(degree + 1, dim))
+          return false;
+        std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
+        if (!block_cells<dim>(block, r, cells))
+          return false;
+        std::vector<unsigned int> list(cells.size());
+        for (std::size_t c = 0; c < cells.size(); ++c)
+        {
+          const unsigned int p = position[cells[c]->active_cell_index()];
+          if (p == numbers::invalid_unsigned_int || masks[p] != 0)
+            return false;
+          list[c] = p;
+        }
+        const unsigned int                   n_1d = 1u << r;
+        std::vector<types::global_dof_index> surface(2 * dim * face_size);
+        const std::vector<unsigned int>      lexicographic =
+            FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
+        const unsigned int                   k1    = degree + 1;
+        types::global_dof_index              first = 0;
+        std::vector<types::global_dof_index> indices;
+        for (std::size_t c = 0; c < cells.size(); ++c)
+        {
+          indices.resize(cells[c]->get_fe().n_dofs_per_cell());
+          cells[c]->get_dof_indices(indices);
+          for (unsigned int i = 0; i < lexicographic.size(); ++i)
+          {
+            std::array<unsigned int, dim> x;
+            std::size_t                   rest  = c;
+            unsigned int                  local = i;
+            bool                          inner = true;
+            for (unsigned int d = 0; d < dim; ++d)
+            {
+              x[d] = degree * (rest % n_1d) + local % k1;
+              rest /= n_1d;
+              local /= k1;
+              inner = inner && x[d] > 0 && x[d] < M;
+            }
+            const types::global_dof_index g = indices[lexicographic[i]];
+            if (inner)
+            {
+              std::size_t offset = 0;
+              for (int d = dim - 1; d >= 0; --d)
+                offset = offset * (M - 1) + x[d] - 1;
+              // Cell 0 holds lattice point (1, ..., 1) and comes first.
+              if (offset == 0 && c == 0)
+                first = g;
+              if (!interior_ok(g) || g != first + offset)
+                return false;
+              continue;
+            }
+            if (!surface_ok(g))
+              return false;
+            for (unsigned int d = 0; d < dim; ++d)
+              if (x[d] == 0 || x[d] == M)
+              {
+                const unsigned int u        = x[d == 0 ? 1 : 0];
+                const unsigned int v        = dim == 3 ? x[d == 2 ? 1 : 2] : 0;
+                surface[(2 * d + (x[d] == M)) * face_size + u +
+                        std::size_t(P) * v] = g;
+              }
+          }
+        }
+        result.cells.insert(result.cells.end(), list.begin(), list.end());
+        result.interior_first.push_back(first);
+        result.surface.insert(
+            result.surface.end(), surface.begin(), surface.end());
+        return true;
+      }
+
+      // The structured blocks among @p cells: all of them for the largest
+      // number of refinements r for which there is one.
+      template <int dim,
+                typename CellIterator,
+                typename SurfaceOk,
+                typename InteriorOk>
+      StructuredBlocks
+      find_structured_blocks(const std::vector<CellIterator> &cells,
+                             const std::vector<unsigned int> &masks,
+                             const unsigned int               degree,
+                             const SurfaceOk                 &surface_ok,
+                             const InteriorOk                &interior_ok)
+      {
+        StructuredBlocks result;
+        if (cells.empty())
+          return result;
+        std::vector<unsigned int> position(
+            cells[0]->get_triangulation().n_active_cells(),
+            numbers::invalid_unsigned_int);
+        for (unsigned int c = 0; c < cells.size(); ++c)
+          position[cells[c]->active_cell_index()] = c;
+        const auto ancestor = [](CellIterator cell, const unsigned int r)
+        {
+          for (unsigned int i = 0; i < r; ++i)
+            cell = cell->parent();
+          return cell;
+        };
+        // The largest r for which some block qualifies, then all blocks of
+        // that r. A block's test stops at its first DoF out of place.
+        int max_level = 0;
+        for (const auto &cell : cells)
+          max_level = std::max(max_level, cell->level());
+        for (unsigned int r = max_level; r > 0 && result.refinements == 0; --r)
+        {
+          std::set<std::pair<int, int>> seen;
+          std::pair<int, int>           last(-1, -1);
+          for (const auto &cell : cells)
+          {
+            if (static_cast<unsigned int>(cell->level()) < r)
+              continue;
+            const CellIterator        block = ancestor(cell, r);
+            const std::pair<int, int> key(block->level(), block->index());
+            // Cells come in tree order: a block's cells mostly in a row.
+            if (key == last)
+              continue;
+            last = key;
+            if (seen.insert(key).second &&
+                add_structured_block<dim>(block,
+                                          r,
+                                          position,
+                                          masks,
+                                          degree,
+                                          surface_ok,
+                                          interior_ok,
+                                          result))
+              result.refinements = r;
+          }
+        }
+        return result;
+      }
     } // namespace internal
 
     template <int dim, typename Number>
@@ -683,6 +854,41 @@ namespace dealii
       colors.clear();
       std::vector<unsigned int> order(n_cells);
       std::iota(order.begin(), order.end(), 0u);
+
+      // Structured blocks (GPU::DoFRenumbering::block_lexicographic()) go
+      // first, their cells lexicographic: the kernels compute their DoF
+      // indices. Only for scalar fields with atomics, and only blocks free
+      // of hanging nodes and, where communication overlaps, of ghosts.
+      const bool overlap_wanted =
+          additional_data.overlap_communication_computation &&
+          Utilities::MPI::n_mpi_processes(comm) > 1;
+      internal::StructuredBlocks structured;
+      if (!on_level && n_components == 1 && !use_coloring &&
+          owned.is_contiguous())
+        structured = internal::find_structured_blocks<dim>(
+            cells,
+            masks,
+            degree,
+            [&](const types::global_dof_index g)
+            {
+              return !overlap_wanted || owned.is_element(g) ||
+                     constraints.is_constrained(g);
+            },
+            [&](const types::global_dof_index g)
+            { return owned.is_element(g) && !constraints.is_constrained(g); });
+      const unsigned int n_structured = structured.cells.size();
+      if (n_structured > 0)
+      {
+        std::vector<char> in_block(n_cells, 0);
+        for (const unsigned int c : structured.cells)
+          in_block[c] = 1;
+        unsigned int k = 0;
+        for (const unsigned int c : structured.cells)
+          order[k++] = c;
+        for (unsigned int c = 0; c < n_cells; ++c)
+          if (!in_block[c])
+            order[k++] = c;
+      }
       // deal.II's graph coloring dereferences begin even for an empty range
       // (a rank without cells on a small mesh).
       if (use_coloring && n_cells > 0)
@@ -734,8 +940,10 @@ namespace dealii
                 {{color.first, color.first, color.second, color.second}});
             continue;
           }
-          const unsigned int n_first = inner.size() / 2;
-          unsigned int       k       = color.first;
+          // The structured cells (inner ones, first) stay in front.
+          const unsigned int n_first =
+              std::max<unsigned int>(inner.size() / 2, n_structured);
+          unsigned int k = color.first;
           for (unsigned int i = 0; i < n_first; ++i)
             order[k++] = inner[i];
           for (const unsigned int c : boundary)
@@ -794,6 +1002,39 @@ namespace dealii
       for (const auto g : owned)
         if (constraints.is_constrained(g))
           constrained_owned.push_back(partitioner->global_to_local(g));
+      // The structured cells' indices are computed (cell_dof_entry()):
+      // only the other cells' are stored. Checked here against the list.
+      {
+        std::vector<unsigned int> first(structured.interior_first.size());
+        for (std::size_t b = 0; b < first.size(); ++b)
+          first[b] = partitioner->global_to_local(structured.interior_first[b]);
+        std::vector<unsigned int> surface(structured.surface.size());
+        for (std::size_t i = 0; i < surface.size(); ++i)
+        {
+          const types::global_dof_index g = structured.surface[i];
+          surface[i] =
+              partitioner->global_to_local(g) |
+              (constraints.is_constrained(g) ? constrained_dof_flag : 0u);
+        }
+        MatrixFreeData<dim, Number> view{};
+        view.n_cells              = n_cells;
+        view.dofs_per_cell        = dofs_per_cell;
+        view.n_structured_cells   = n_structured;
+        view.block_refinements    = structured.refinements;
+        view.block_interior_first = first.data();
+        view.block_surface        = surface.data();
+        for (unsigned int c = 0; c < n_structured; ++c)
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
+            AssertThrow(cell_dof_entry(view, c, i, degree) ==
+                            host_indices[std::size_t(c) * dofs_per_cell + i],
+                        ExcInternalError());
+        block_interior_first.copy_from(first);
+        block_surface.copy_from(surface);
+        host_indices.erase(host_indices.begin(),
+                           host_indices.begin() +
+                               std::size_t(n_structured) * dofs_per_cell);
+        block_refinements = structured.refinements;
+      }
       dof_indices.copy_from(host_indices);
       constrained_indices.copy_from(constrained_owned);
       if (resolve_hanging)
@@ -1097,6 +1338,10 @@ namespace dealii
       data.use_atomics           = use_coloring ? 0 : 1;
       data.jacobians_from_points = from_points ? 1 : 0;
       data.dof_indices           = dof_indices.data();
+      data.n_structured_cells    = n_structured;
+      data.block_refinements     = block_refinements;
+      data.block_interior_first  = block_interior_first.data();
+      data.block_surface         = block_surface.data();
       data.inverse_jacobian   = from_points ? nullptr : inverse_jacobian.data();
       data.JxW                = from_points ? nullptr : JxW.data();
       data.quadrature_points  = from_field ? nullptr : quadrature_points.data();
@@ -1255,16 +1500,22 @@ namespace dealii
       const unsigned int n_owned =
           partitioner ? partitioner->locally_owned_size() : 0;
       const unsigned int        dofs_per_cell = data.dofs_per_cell;
-      std::vector<unsigned int> indices;
+      std::vector<unsigned int> indices, first, surface;
       dof_indices.copy_to(indices);
-      const unsigned int        unset = numbers::invalid_unsigned_int;
+      block_interior_first.copy_to(first);
+      block_surface.copy_to(surface);
+      MatrixFreeData<dim, Number> view = data;
+      view.dof_indices                 = indices.data();
+      view.block_interior_first        = first.data();
+      view.block_surface               = surface.data();
+      const unsigned int        unset  = numbers::invalid_unsigned_int;
       std::vector<unsigned int> position(n_owned, unset);
       std::vector<unsigned int> order;
       order.reserve(n_owned);
       const auto touch = [&](const unsigned int cell, const unsigned int i)
       {
         const unsigned int index =
-            indices[std::size_t(cell) * dofs_per_cell + i];
+            cell_dof_entry(view, cell, i, data.fe_degree);
         if (index < n_owned && position[index] == unset)
         {
           position[index] = order.size();
@@ -1280,6 +1531,12 @@ namespace dealii
         if (position[index] == unset)
           order.push_back(index);
       return order;
+    }
+
+    template <int dim, typename Number>
+    unsigned int MatrixFree<dim, Number>::n_structured_cells() const
+    {
+      return data.n_structured_cells;
     }
 
     template <int dim, typename Number>
@@ -1330,6 +1587,8 @@ namespace dealii
     std::size_t MatrixFree<dim, Number>::memory_consumption() const
     {
       return sizeof(*this) + dof_indices.memory_consumption() +
+             block_interior_first.memory_consumption() +
+             block_surface.memory_consumption() +
              inverse_jacobian.memory_consumption() + JxW.memory_consumption() +
              quadrature_points.memory_consumption() +
              cell_centers.memory_consumption() +

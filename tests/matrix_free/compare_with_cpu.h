@@ -105,6 +105,18 @@ cpu_reference(const Mapping<dim>                         &mapping,
   cpu.cell_loop(cell_operation, dst, src, true);
 }
 
+// How the DoFs are renumbered before both operators run: not, for the GPU
+// cell loop's reads, or lexicographically inside the coarse cells or the
+// cells of level 1 (GPU::DoFRenumbering::block_lexicographic, whose blocks'
+// DoF indices GPU::MatrixFree computes instead of storing them).
+enum class Renumbering
+{
+  none,
+  data_locality,
+  coarse_blocks,
+  level_1_blocks
+};
+
 // Applies both operators on @p tria and logs whether they agree to 1e-12
 // (double) or 1e-5 (float), relative to the largest entry.
 template <int dim,
@@ -121,7 +133,7 @@ compare_with_cpu(
     const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians,
     const bool                 overlap  = true,
     const GPU::CellThreads     threads  = GPU::CellThreads::automatic,
-    const bool                 renumber = false)
+    const Renumbering          renumber = Renumbering::none)
 {
   MappingQ<dim>   mapping(mapping_degree);
   const FE_Q<dim> fe_q(degree);
@@ -153,13 +165,19 @@ compare_with_cpu(
   // Renumbered for the GPU cell loop's reads: both operators then run on
   // the new numbering, which must be a permutation of each rank's range.
   std::string renumbered;
-  if (renumber)
+  if (renumber != Renumbering::none)
   {
-    GPU::MatrixFree<dim, Number> layout;
-    layout.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
-    const std::vector<types::global_dof_index> new_numbers =
-        GPU::DoFRenumbering::compute_matrix_free_data_locality(dof_handler,
-                                                               layout);
+    std::vector<types::global_dof_index> new_numbers;
+    if (renumber == Renumbering::data_locality)
+    {
+      GPU::MatrixFree<dim, Number> layout;
+      layout.reinit(mapping, dof_handler, constraints, quadrature, gpu_data);
+      new_numbers = GPU::DoFRenumbering::compute_matrix_free_data_locality(
+          dof_handler, layout);
+    }
+    else
+      new_numbers = GPU::DoFRenumbering::compute_block_lexicographic(
+          dof_handler, renumber == Renumbering::coarse_blocks ? 0 : 1);
     std::vector<types::global_dof_index> sorted(new_numbers);
     std::sort(sorted.begin(), sorted.end());
     const IndexSet &owned       = dof_handler.locally_owned_dofs();
@@ -169,8 +187,13 @@ compare_with_cpu(
     permutation = Utilities::MPI::min(permutation ? 1 : 0, MPI_COMM_WORLD);
     dof_handler.renumber_dofs(new_numbers);
     make_constraints();
-    renumbered = permutation ? ", renumbered (a permutation of the owned DoFs)"
-                             : ", renumbered, NOT a permutation";
+    renumbered =
+        std::string(renumber == Renumbering::data_locality ? ", renumbered"
+                    : renumber == Renumbering::coarse_blocks
+                        ? ", coarse cells numbered as blocks"
+                        : ", level-1 cells numbered as blocks") +
+        (permutation ? " (a permutation of the owned DoFs)"
+                     : ", NOT a permutation");
   }
 
   constexpr bool tensor = cell == Cell::tensor;
@@ -269,7 +292,14 @@ compare_with_cpu(
           << " with hanging nodes), " << dof_handler.n_dofs()
           << " DoFs: relative error "
           << (error <= tolerance ? "within " : "ABOVE ") << tolerance << refused
-          << renumbered << std::endl;
+          << renumbered;
+  // The cells whose DoF indices the kernels computed.
+  if (renumber == Renumbering::coarse_blocks ||
+      renumber == Renumbering::level_1_blocks)
+    deallog << ", "
+            << Utilities::MPI::sum(gpu.n_structured_cells(), MPI_COMM_WORLD)
+            << " cells in structured blocks";
+  deallog << std::endl;
 }
 
 #endif

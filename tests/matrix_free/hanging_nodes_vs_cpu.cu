@@ -22,7 +22,7 @@ test(const bool                 ball,
      const bool                 outside  = false,
      const GPU::GeometryStorage geometry = GPU::GeometryStorage::jacobians,
      const GPU::CellThreads     threads  = GPU::CellThreads::automatic,
-     const bool                 renumber = false)
+     const Renumbering          renumber = Renumbering::none)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -82,7 +82,23 @@ main(int argc, char **argv)
                                         false,
                                         Geometry::field,
                                         GPU::CellThreads::automatic,
-                                        true);
+                                        Renumbering::data_locality);
+  // DoFs numbered in blocks: only the blocks without hanging nodes have
+  // their DoF indices computed.
+  test<3, 1, 1, double>(true,
+                        false,
+                        3,
+                        false,
+                        Geometry::jacobians,
+                        GPU::CellThreads::automatic,
+                        Renumbering::level_1_blocks);
+  test<2, 3, 1, double>(true,
+                        false,
+                        4,
+                        false,
+                        Geometry::jacobians,
+                        GPU::CellThreads::automatic,
+                        Renumbering::level_1_blocks);
   test<3, 1, 1, double>(
       false, true, 2, true, Geometry::points, GPU::CellThreads::automatic);
 }

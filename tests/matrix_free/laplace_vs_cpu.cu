@@ -18,7 +18,7 @@ test(const bool             ball,
      const Geometry         geometry = Geometry::jacobians,
      const bool             overlap  = true,
      const GPU::CellThreads threads  = GPU::CellThreads::automatic,
-     const bool             renumber = false)
+     const Renumbering      renumber = Renumbering::none)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, ball, refinements);
@@ -104,12 +104,32 @@ main(int argc, char **argv)
       true, false, 1, Geometry::points, true, Threads::per_cell);
   // DoFs renumbered for the cell loop's reads
   // (GPU::DoFRenumbering::matrix_free_data_locality).
+  const auto locality = Renumbering::data_locality;
   test<3, 2, 1, double, Cell::function>(
-      true, false, 2, Geometry::field, true, Threads::per_cell, true);
+      true, false, 2, Geometry::field, true, Threads::per_cell, locality);
   test<3, 2, 1, double, Cell::tensor>(
-      true, false, 1, Geometry::jacobians, true, Threads::automatic, true);
+      true, false, 1, Geometry::jacobians, true, Threads::automatic, locality);
   test<3, 1, 1, double>(
-      false, true, 2, Geometry::points, false, Threads::per_cell, true);
+      false, true, 2, Geometry::points, false, Threads::per_cell, locality);
   test<2, 3, 1, double>(
-      true, false, 2, Geometry::jacobians, true, Threads::automatic, true);
+      true, false, 2, Geometry::jacobians, true, Threads::automatic, locality);
+  // DoFs numbered lexicographically in blocks
+  // (GPU::DoFRenumbering::block_lexicographic): the cells of whole blocks
+  // get their DoF indices computed (not with coloring).
+  const auto coarse = Renumbering::coarse_blocks;
+  const auto level1 = Renumbering::level_1_blocks;
+  test<3, 1, 1, double, Cell::function>(
+      false, false, 3, Geometry::field, true, Threads::automatic, coarse);
+  test<3, 2, 1, double, Cell::function>(
+      true, false, 2, Geometry::field, false, Threads::automatic, coarse);
+  test<3, 3, 1, double>(
+      false, false, 3, Geometry::jacobians, true, Threads::automatic, level1);
+  test<3, 2, 1, float>(
+      true, false, 2, Geometry::points, true, Threads::per_cell, coarse);
+  test<2, 2, 1, double>(
+      true, false, 3, Geometry::points, true, Threads::automatic, coarse);
+  test<2, 4, 1, double>(
+      false, false, 3, Geometry::jacobians, false, Threads::automatic, level1);
+  test<3, 1, 1, double>(
+      true, true, 2, Geometry::jacobians, true, Threads::automatic, coarse);
 }

@@ -270,14 +270,12 @@ namespace dealii
        */
       DEAL_II_GPU_HOST_DEVICE void read_dof_values(const Number *src)
       {
-        const unsigned int *indices =
-            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         Number *v = values;
         team.for_each<may_run_serially>(
             dofs_per_cell,
             [&](unsigned int i)
             {
-              const unsigned int index = indices[i];
+              const unsigned int index = dof_entry(i);
               // DoF values of component c go to the start of its
               // value slot.
               const unsigned int c = i / n_dofs_per_component;
@@ -335,15 +333,13 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE void for_each_local_result(const F &f)
       {
         resolve_hanging_nodes<true>();
-        const unsigned int *indices =
-            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v = values;
         team.for_each<may_run_serially>(
             dofs_per_cell,
             [&](unsigned int j)
             {
               f(j,
-                reported_index(indices[j]),
+                reported_index(dof_entry(j)),
                 v[(j / n_dofs_per_component) * n_q_points +
                   j % n_dofs_per_component]);
             });
@@ -353,30 +349,27 @@ namespace dealii
       /** Vector index of local DoF j (constrained_dof if skipped). */
       DEAL_II_GPU_HOST_DEVICE unsigned int dof_index(const unsigned int j) const
       {
-        return reported_index(
-            data.dof_indices[std::size_t(cell) * dofs_per_cell + j]);
+        return reported_index(dof_entry(j));
       }
 
       /** Add the local results to dst like distribute_local_to_global(). */
       DEAL_II_GPU_HOST_DEVICE void distribute_local_results(Number *dst) const
       {
-        const unsigned int *indices =
-            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *r       = local_results;
         const bool    atomics = data.use_atomics;
-        team.for_each<may_run_serially>(dofs_per_cell,
-                                        [&](unsigned int i)
-                                        {
-                                          const unsigned int index = indices[i];
-                                          if ((index & constrained_dof_flag) ==
-                                              0)
-                                          {
-                                            if (atomics)
-                                              atomic_add(dst + index, r[i]);
-                                            else
-                                              dst[index] += r[i];
-                                          }
-                                        });
+        team.for_each<may_run_serially>(
+            dofs_per_cell,
+            [&](unsigned int i)
+            {
+              const unsigned int index = dof_entry(i);
+              if ((index & constrained_dof_flag) == 0)
+              {
+                if (atomics)
+                  atomic_add(dst + index, r[i]);
+                else
+                  dst[index] += r[i];
+              }
+            });
         team.barrier<may_run_serially>();
       }
 
@@ -725,15 +718,13 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE void distribute_local_to_global(Number *dst)
       {
         resolve_hanging_nodes<true>();
-        const unsigned int *indices =
-            data.dof_indices + std::size_t(cell) * dofs_per_cell;
         const Number *v       = values;
         const bool    atomics = data.use_atomics;
         team.for_each<may_run_serially>(
             dofs_per_cell,
             [&](unsigned int i)
             {
-              const unsigned int index = indices[i];
+              const unsigned int index = dof_entry(i);
               if ((index & constrained_dof_flag) == 0)
               {
                 const Number contribution =
@@ -749,6 +740,13 @@ namespace dealii
       }
 
     private:
+      // Entry i of this cell's DoF indices (see cell_dof_entry()).
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+      dof_entry(const unsigned int i) const
+      {
+        return cell_dof_entry(data, cell, i, fe_degree);
+      }
+
       // The index a user sees for an entry of dof_indices.
       static DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
       reported_index(const unsigned int index)
@@ -887,7 +885,7 @@ namespace dealii
             data.geometry_indices != nullptr
                 ? data.geometry_indices +
                       std::size_t(cell) * n_dofs_per_component
-                : data.dof_indices + std::size_t(cell) * dofs_per_cell;
+                : nullptr;
         const double *field  = data.geometry_field;
         const Number *center = data.cell_centers;
         if constexpr (points_relative_to_cell_centers<Number>())
@@ -896,9 +894,11 @@ namespace dealii
             dim * n_dofs_per_component,
             [&](unsigned int i)
             {
-              const unsigned int d    = i / n_dofs_per_component;
-              const unsigned int n    = i % n_dofs_per_component;
-              const unsigned int node = nodes[n] & ~constrained_dof_flag;
+              const unsigned int d = i / n_dofs_per_component;
+              const unsigned int n = i % n_dofs_per_component;
+              const unsigned int node =
+                  (nodes != nullptr ? nodes[n] : dof_entry(n)) &
+                  ~constrained_dof_flag;
               if constexpr (points_relative_to_cell_centers<Number>())
                 x[d * n_q_points + n] = Number(
                     field[std::size_t(node) * dim + d] - double(center[d]));

@@ -93,8 +93,27 @@ namespace dealii
       /** 1: Jacobians computed from quadrature_points in the kernel. */
       unsigned int jacobians_from_points;
       /** Local vector indices (owned, then ghosts), with
-       *  constrained_dof_flag set for constrained DoFs. */
+       *  constrained_dof_flag set for constrained DoFs, for the cells
+       *  [n_structured_cells, n_cells): entry (cell - n_structured_cells)
+       *  * dofs_per_cell + i. Read them with cell_dof_entry(). */
       const unsigned int *dof_indices;
+      /** Cells [0, n_structured_cells) lie in blocks of 2^(dim *
+       *  block_refinements) cells, lexicographic in each block (a coarser
+       *  cell refined block_refinements times), whose DoF indices are
+       *  computed instead of stored (see cell_dof_entry() and
+       *  GPU::DoFRenumbering::block_lexicographic()). 0 where no block is
+       *  numbered so. */
+      unsigned int n_structured_cells;
+      unsigned int block_refinements;
+      /** Per block: the local index of its first interior DoF; the
+       *  interior DoFs (lattice points 1..M-1 per direction, M = fe_degree
+       *  2^block_refinements) follow lexicographically. */
+      const unsigned int *block_interior_first;
+      /** Per block: the DoF entries (as in dof_indices) of its 2 dim
+       *  faces, face f = 2 d + (0 at lattice coordinate 0 in direction d, 1
+       *  at M), (M + 1)^(dim - 1) lattice points each, lexicographic in the
+       *  other directions. Where faces meet, the lower face is read. */
+      const unsigned int *block_surface;
       const Number       *inverse_jacobian;
       const Number       *JxW;
       /** The quadrature points (offsets from cell_centers where
@@ -127,6 +146,72 @@ namespace dealii
        *  [child * (k + 1)^2 + i * (k + 1) + j]. */
       const Number *hanging_interpolation;
     };
+
+    /**
+     * Entry @p i (lexicographic, component after component) of the DoF
+     * indices of @p cell, as MatrixFreeData::dof_indices holds them (local
+     * index, constrained_dof_flag set for constrained DoFs): computed from
+     * the lattice position for the cells of structured blocks, read for the
+     * others.
+     */
+    template <int dim, typename Number>
+    DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+    cell_dof_entry(const MatrixFreeData<dim, Number> &data,
+                   const unsigned int                 cell,
+                   const unsigned int                 i,
+                   const unsigned int                 fe_degree)
+    {
+      if (cell >= data.n_structured_cells)
+        return data.dof_indices[std::size_t(cell - data.n_structured_cells) *
+                                    data.dofs_per_cell +
+                                i];
+      const unsigned int s     = data.block_refinements;
+      const unsigned int n     = 1u << s;
+      const unsigned int block = cell >> (dim * s);
+      const unsigned int r     = cell & ((1u << (dim * s)) - 1u);
+      const unsigned int n_1d  = fe_degree + 1;
+      // Lattice coordinates of the DoF in its block, 0..M per direction.
+      const unsigned int M = fe_degree << s;
+      unsigned int       x[dim];
+      x[0] = fe_degree * (r & (n - 1)) + i % n_1d;
+      x[1] = fe_degree * ((r >> s) & (n - 1)) + (i / n_1d) % n_1d;
+      if constexpr (dim == 3)
+        x[2] = fe_degree * (r >> (2 * s)) + i / (n_1d * n_1d);
+      bool interior = true;
+      for (unsigned int d = 0; d < dim; ++d)
+        interior = interior && x[d] - 1u < M - 1u; // unsigned: 0 wraps
+      if (interior)
+      {
+        unsigned int offset = x[dim - 1] - 1;
+        for (int d = dim - 2; d >= 0; --d)
+          offset = offset * (M - 1) + x[d] - 1;
+        return data.block_interior_first[block] + offset;
+      }
+      const unsigned int P    = M + 1;
+      unsigned int       face = 0, u = 0, v = 0;
+      if (x[0] == 0 || x[0] == M)
+      {
+        face = x[0] == M;
+        u    = x[1];
+        v    = dim == 3 ? x[dim - 1] : 0;
+      }
+      else if (x[1] == 0 || x[1] == M)
+      {
+        face = 2 + (x[1] == M);
+        u    = x[0];
+        v    = dim == 3 ? x[dim - 1] : 0;
+      }
+      else
+      {
+        face = 4 + (x[dim - 1] == M);
+        u    = x[0];
+        v    = x[1];
+      }
+      const std::size_t face_size = dim == 3 ? std::size_t(P) * P : P;
+      return data
+          .block_surface[(std::size_t(block) * 2 * dim + face) * face_size + u +
+                         std::size_t(P) * v];
+    }
 
     /**
      * How the cell geometry is kept on the device. Measured on an H100
@@ -394,6 +479,20 @@ namespace dealii
        */
       std::vector<unsigned int> get_dof_read_order() const;
 
+      /**
+       * Locally owned cells whose DoF indices the kernels compute instead
+       * of reading them: the cells of blocks whose interior DoFs
+       * GPU::DoFRenumbering::block_lexicographic() numbered (a coarser cell
+       * refined r times, all its cells here, without hanging nodes, and,
+       * where communication overlaps, without ghost DoFs). reinit() finds
+       * them for scalar elements without coloring, all of the largest
+       * block size (refinements r) of which there is one. A block stores
+       * 4 bytes and its 2 dim faces' DoF indices instead of dofs_per_cell
+       * indices per cell: for Q1 in 3D on coarse cells refined 6 times
+       * 0.4 instead of 32 bytes per DoF.
+       */
+      unsigned int n_structured_cells() const;
+
       /** Locally owned cells that touch ghost DoFs (other ranks' DoFs). */
       unsigned int n_boundary_cells() const;
 
@@ -419,6 +518,9 @@ namespace dealii
       MatrixFreeData<dim, Number>                        data;
       std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
       Array<unsigned int>                                dof_indices;
+      Array<unsigned int>                                block_interior_first;
+      Array<unsigned int>                                block_surface;
+      unsigned int                                       block_refinements = 0;
       Array<Number>                                      inverse_jacobian;
       Array<Number>                                      JxW;
       Array<Number>                                      quadrature_points;
