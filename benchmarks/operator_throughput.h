@@ -549,7 +549,7 @@ run(const Parameters &param, std::vector<Row> &rows, bool &sparse_failed)
       const double structured =
           Utilities::MPI::sum(double(mf.n_structured_cells()), MPI_COMM_WORLD);
       if (param.renumbering == "blocks")
-        std::cout << "  " << structured << " of " << n_cells
+        std::cout << "  " << std::uint64_t(structured) << " of " << n_cells
                   << " cells in structured blocks" << std::endl;
       const double centers =
           GPU::points_relative_to_cell_centers<Number>() ? dim : 0;

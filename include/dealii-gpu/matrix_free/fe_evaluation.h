@@ -13,6 +13,7 @@
 #include <deal.II/base/tensor.h>
 #include <deal.II/matrix_free/evaluation_flags.h>
 
+#include <algorithm>
 #include <type_traits>
 
 namespace dealii
@@ -744,6 +745,11 @@ namespace dealii
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
       dof_entry(const unsigned int i) const
       {
+        // The list's row length known at compile time.
+        if (cell >= data.n_structured_cells)
+          return data.dof_indices[std::size_t(cell - data.n_structured_cells) *
+                                      dofs_per_cell +
+                                  i];
         return cell_dof_entry(data, cell, i, fe_degree);
       }
 
@@ -1022,9 +1028,14 @@ namespace dealii
       // what the data hold: without hanging nodes the hanging-node code is
       // dropped, and only one of the two geometry paths is kept, so that
       // neither costs registers (occupancy) where it is not used.
+      // structured: -1 cells in or out of structured blocks (decided per
+      // cell), 0 none, 1 all: the constant lets the compiler drop the other
+      // way of getting DoF indices (cell_dof_entry()), which otherwise cost
+      // registers in the one-thread-per-cell kernels.
       template <bool hanging,
                 bool from_points,
                 bool thread_per_cell,
+                int  structured,
                 int  dim,
                 typename Number,
                 typename Functor>
@@ -1051,6 +1062,10 @@ namespace dealii
               known.geometry_indices = nullptr;
           }
           known.jacobians_from_points = from_points ? 1 : 0;
+          if constexpr (structured == 0)
+            known.n_structured_cells = 0;
+          else if constexpr (structured == 1)
+            known.n_structured_cells = ~0u;
           functor(team, begin + team.team_index(), known, src, dst);
         };
         if constexpr (thread_per_cell)
@@ -1154,8 +1169,29 @@ namespace dealii
             // reinit() allows one thread per cell only without hanging
             // nodes and with the Jacobians computed in the kernel.
             Assert(points && !hanging, ExcInternalError());
-            internal::run_cells<false, true, true>(
-                functor, d, begin, end, shape, scratch, cells_per_block, s, t);
+            // Structured cells come first (reinit()).
+            const unsigned int split =
+                std::min(std::max(begin, d.n_structured_cells), end);
+            if (begin < split)
+              internal::run_cells<false, true, true, 1>(functor,
+                                                        d,
+                                                        begin,
+                                                        split,
+                                                        shape,
+                                                        scratch,
+                                                        cells_per_block,
+                                                        s,
+                                                        t);
+            if (split < end)
+              internal::run_cells<false, true, true, 0>(functor,
+                                                        d,
+                                                        split,
+                                                        end,
+                                                        shape,
+                                                        scratch,
+                                                        cells_per_block,
+                                                        s,
+                                                        t);
             return;
           }
         }
@@ -1167,16 +1203,16 @@ namespace dealii
                         "with one thread per cell (reinit() with "
                         "CellThreads::per_quadrature_point for it)"));
         if (hanging && points)
-          internal::run_cells<true, true, false>(
+          internal::run_cells<true, true, false, -1>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (hanging)
-          internal::run_cells<true, false, false>(
+          internal::run_cells<true, false, false, -1>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (points)
-          internal::run_cells<false, true, false>(
+          internal::run_cells<false, true, false, -1>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else
-          internal::run_cells<false, false, false>(
+          internal::run_cells<false, false, false, -1>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
       };
       // Phases: cells away from other ranks while src's ghosts arrive,

@@ -170,16 +170,31 @@ namespace dealii
       const unsigned int block = cell >> (dim * s);
       const unsigned int r     = cell & ((1u << (dim * s)) - 1u);
       const unsigned int n_1d  = fe_degree + 1;
-      // Lattice coordinates of the DoF in its block, 0..M per direction.
+      // Cell position in the block and DoF position in the cell; x = k
+      // position + a is the lattice coordinate, 0..M = k n. Tests on a
+      // (known in an unrolled loop) and the cell position, not on x, fold
+      // to per-cell flags.
+      unsigned int a[dim], position[dim];
+      a[0]        = i % n_1d;
+      a[1]        = (i / n_1d) % n_1d;
+      position[0] = r & (n - 1);
+      position[1] = (r >> s) & (n - 1);
+      if constexpr (dim == 3)
+      {
+        a[2]        = i / (n_1d * n_1d);
+        position[2] = r >> (2 * s);
+      }
+      bool low[dim], high[dim], interior = true;
+      for (unsigned int d = 0; d < dim; ++d)
+      {
+        low[d]   = a[d] == 0 && position[d] == 0;
+        high[d]  = a[d] == fe_degree && position[d] == n - 1;
+        interior = interior && !low[d] && !high[d];
+      }
       const unsigned int M = fe_degree << s;
       unsigned int       x[dim];
-      x[0] = fe_degree * (r & (n - 1)) + i % n_1d;
-      x[1] = fe_degree * ((r >> s) & (n - 1)) + (i / n_1d) % n_1d;
-      if constexpr (dim == 3)
-        x[2] = fe_degree * (r >> (2 * s)) + i / (n_1d * n_1d);
-      bool interior = true;
       for (unsigned int d = 0; d < dim; ++d)
-        interior = interior && x[d] - 1u < M - 1u; // unsigned: 0 wraps
+        x[d] = fe_degree * position[d] + a[d];
       if (interior)
       {
         unsigned int offset = x[dim - 1] - 1;
@@ -189,21 +204,21 @@ namespace dealii
       }
       const unsigned int P    = M + 1;
       unsigned int       face = 0, u = 0, v = 0;
-      if (x[0] == 0 || x[0] == M)
+      if (low[0] || high[0])
       {
-        face = x[0] == M;
+        face = high[0];
         u    = x[1];
         v    = dim == 3 ? x[dim - 1] : 0;
       }
-      else if (x[1] == 0 || x[1] == M)
+      else if (low[1] || high[1])
       {
-        face = 2 + (x[1] == M);
+        face = 2 + high[1];
         u    = x[0];
         v    = dim == 3 ? x[dim - 1] : 0;
       }
       else
       {
-        face = 4 + (x[dim - 1] == M);
+        face = 4 + high[dim - 1];
         u    = x[0];
         v    = x[1];
       }
