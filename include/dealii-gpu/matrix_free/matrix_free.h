@@ -251,8 +251,10 @@ namespace dealii
        *  hanging nodes keep one index a node per cell). The kernel
        *  interpolates it to the quadrature points, then goes on as with
        *  points. The least memory (3D on an H100, doc/benchmarks.md, with
-       *  the coefficient computed in the kernel: Q2 56 bytes per DoF,
-       *  against 140 with points and 408 with stored Jacobians; Q1 96).
+       *  the coefficient computed in the kernel: Q2 53 bytes per DoF,
+       *  against 140 with points and 408 with stored Jacobians; Q1 72;
+       *  40 at Q1 and Q2 where the DoF indices are computed, see
+       *  n_structured_cells()).
        *  With one thread per point it runs at 0.67-0.75 of the points
        *  speed at Q2-Q4; with one thread per cell (CellThreads) it is the
        *  fastest form at Q1-Q2.
