@@ -1017,12 +1017,13 @@ namespace dealii
               (constraints.is_constrained(g) ? constrained_dof_flag : 0u);
         }
         MatrixFreeData<dim, Number> view{};
-        view.n_cells              = n_cells;
-        view.dofs_per_cell        = dofs_per_cell;
-        view.n_structured_cells   = n_structured;
-        view.block_refinements    = structured.refinements;
-        view.block_interior_first = first.data();
-        view.block_surface        = surface.data();
+        view.n_cells                = n_cells;
+        view.dofs_per_cell          = dofs_per_cell;
+        view.n_structured_cells     = n_structured;
+        view.dof_indices_first_cell = n_structured;
+        view.block_refinements      = structured.refinements;
+        view.block_interior_first   = first.data();
+        view.block_surface          = surface.data();
         for (unsigned int c = 0; c < n_structured; ++c)
           for (unsigned int i = 0; i < dofs_per_cell; ++i)
             AssertThrow(cell_dof_entry(view, c, i, degree) ==
@@ -1329,19 +1330,20 @@ namespace dealii
         }
       collocation_gradients.copy_from(host_collocation);
 
-      data.n_cells               = n_cells;
-      data.fe_degree             = degree;
-      data.n_q_points_1d         = n_q_1d;
-      data.n_components          = n_components;
-      data.dofs_per_cell         = dofs_per_cell;
-      data.n_q_points            = n_q;
-      data.use_atomics           = use_coloring ? 0 : 1;
-      data.jacobians_from_points = from_points ? 1 : 0;
-      data.dof_indices           = dof_indices.data();
-      data.n_structured_cells    = n_structured;
-      data.block_refinements     = block_refinements;
-      data.block_interior_first  = block_interior_first.data();
-      data.block_surface         = block_surface.data();
+      data.n_cells                = n_cells;
+      data.fe_degree              = degree;
+      data.n_q_points_1d          = n_q_1d;
+      data.n_components           = n_components;
+      data.dofs_per_cell          = dofs_per_cell;
+      data.n_q_points             = n_q;
+      data.use_atomics            = use_coloring ? 0 : 1;
+      data.jacobians_from_points  = from_points ? 1 : 0;
+      data.dof_indices            = dof_indices.data();
+      data.n_structured_cells     = n_structured;
+      data.dof_indices_first_cell = n_structured;
+      data.block_refinements      = block_refinements;
+      data.block_interior_first   = block_interior_first.data();
+      data.block_surface          = block_surface.data();
       data.inverse_jacobian   = from_points ? nullptr : inverse_jacobian.data();
       data.JxW                = from_points ? nullptr : JxW.data();
       data.quadrature_points  = from_field ? nullptr : quadrature_points.data();

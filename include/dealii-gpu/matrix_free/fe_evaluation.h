@@ -747,9 +747,10 @@ namespace dealii
       {
         // The list's row length known at compile time.
         if (cell >= data.n_structured_cells)
-          return data.dof_indices[std::size_t(cell - data.n_structured_cells) *
-                                      dofs_per_cell +
-                                  i];
+          return data
+              .dof_indices[std::size_t(cell - data.dof_indices_first_cell) *
+                               dofs_per_cell +
+                           i];
         return cell_dof_entry(data, cell, i, fe_degree);
       }
 

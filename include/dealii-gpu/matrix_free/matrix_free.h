@@ -104,6 +104,10 @@ namespace dealii
        *  GPU::DoFRenumbering::block_lexicographic()). 0 where no block is
        *  numbered so. */
       unsigned int n_structured_cells;
+      /** The first cell dof_indices holds (n_structured_cells; kept apart
+       *  so that a kernel may fix n_structured_cells, and with it the way
+       *  to each index, at compile time). */
+      unsigned int dof_indices_first_cell;
       unsigned int block_refinements;
       /** Per block: the local index of its first interior DoF; the
        *  interior DoFs (lattice points 1..M-1 per direction, M = fe_degree
@@ -162,9 +166,10 @@ namespace dealii
                    const unsigned int                 fe_degree)
     {
       if (cell >= data.n_structured_cells)
-        return data.dof_indices[std::size_t(cell - data.n_structured_cells) *
-                                    data.dofs_per_cell +
-                                i];
+        return data
+            .dof_indices[std::size_t(cell - data.dof_indices_first_cell) *
+                             data.dofs_per_cell +
+                         i];
       const unsigned int s     = data.block_refinements;
       const unsigned int n     = 1u << s;
       const unsigned int block = cell >> (dim * s);
