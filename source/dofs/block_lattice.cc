@@ -73,7 +73,6 @@ namespace dealii
           const unsigned int refinements,
           const unsigned int degree)
       {
-        const unsigned int n_1d = 1u << refinements;
         const unsigned int P    = (degree << refinements) + 1;
         std::size_t        size = 1;
         for (unsigned int d = 0; d < dim; ++d)
@@ -82,30 +81,17 @@ namespace dealii
             size, numbers::invalid_dof_index);
         const std::vector<unsigned int> lexicographic =
             FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
-        const unsigned int                   k1 = degree + 1;
         std::vector<types::global_dof_index> indices;
         for (std::size_t c = 0; c < cells.size(); ++c)
         {
           indices.resize(cells[c]->get_fe().n_dofs_per_cell());
           cells[c]->get_dof_indices(indices);
-          std::array<unsigned int, dim> origin;
-          std::size_t                   rest = c;
-          for (unsigned int d = 0; d < dim; ++d)
-          {
-            origin[d] = degree * (rest % n_1d);
-            rest /= n_1d;
-          }
           for (unsigned int i = 0; i < lexicographic.size(); ++i)
           {
-            std::size_t  point = 0;
-            unsigned int local = i;
-            std::size_t  scale = 1;
-            for (unsigned int d = 0; d < dim; ++d)
-            {
-              point += scale * (origin[d] + local % k1);
-              local /= k1;
-              scale *= P;
-            }
+            const auto  x     = lattice_point<dim>(c, i, refinements, degree);
+            std::size_t point = 0;
+            for (int d = dim - 1; d >= 0; --d)
+              point = point * P + x[d];
             lattice[point] = indices[lexicographic[i]];
           }
         }

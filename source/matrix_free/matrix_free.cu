@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -561,11 +560,13 @@ namespace dealii
       // cells in the list without hanging nodes, its interior DoFs
       // numbered lexicographically from one first index (interior_ok for
       // each), its surface DoFs surface_ok. If so, appends it to @p result.
+      // @p first_cell is the block's first active cell (child 0 r times).
       template <int dim,
                 typename CellIterator,
                 typename SurfaceOk,
                 typename InteriorOk>
       bool add_structured_block(const CellIterator              &block,
+                                const CellIterator              &first_cell,
                                 const unsigned int               r,
                                 const std::vector<unsigned int> &position,
                                 const std::vector<unsigned int> &masks,
@@ -585,41 +586,28 @@ namespace dealii
         if (2 * (1 + 2 * dim * face_size) >
             n_block_cells * Utilities::pow(degree + 1, dim))
           return false;
-        std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
-        if (!block_cells<dim>(block, r, cells))
-          return false;
-        std::vector<unsigned int> list(cells.size());
-        for (std::size_t c = 0; c < cells.size(); ++c)
-        {
-          const unsigned int p = position[cells[c]->active_cell_index()];
-          if (p == numbers::invalid_unsigned_int || masks[p] != 0)
-            return false;
-          list[c] = p;
-        }
-        const unsigned int                   n_1d = 1u << r;
         std::vector<types::global_dof_index> surface(2 * dim * face_size);
         const std::vector<unsigned int>      lexicographic =
             FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
-        const unsigned int                   k1    = degree + 1;
         types::global_dof_index              first = 0;
         std::vector<types::global_dof_index> indices;
-        for (std::size_t c = 0; c < cells.size(); ++c)
+        // Checks the cell at lexicographic position c in the block and
+        // records its surface DoFs; stops at the first DoF out of place.
+        const auto check = [&](const std::size_t c, const auto &cell)
         {
-          indices.resize(cells[c]->get_fe().n_dofs_per_cell());
-          cells[c]->get_dof_indices(indices);
+          if (cell->has_children())
+            return false;
+          const unsigned int p = position[cell->active_cell_index()];
+          if (p == numbers::invalid_unsigned_int || masks[p] != 0)
+            return false;
+          indices.resize(cell->get_fe().n_dofs_per_cell());
+          cell->get_dof_indices(indices);
           for (unsigned int i = 0; i < lexicographic.size(); ++i)
           {
-            std::array<unsigned int, dim> x;
-            std::size_t                   rest  = c;
-            unsigned int                  local = i;
-            bool                          inner = true;
+            const auto x     = lattice_point<dim>(c, i, r, degree);
+            bool       inner = true;
             for (unsigned int d = 0; d < dim; ++d)
-            {
-              x[d] = degree * (rest % n_1d) + local % k1;
-              rest /= n_1d;
-              local /= k1;
               inner = inner && x[d] > 0 && x[d] < M;
-            }
             const types::global_dof_index g = indices[lexicographic[i]];
             if (inner)
             {
@@ -644,8 +632,21 @@ namespace dealii
                         std::size_t(P) * v] = g;
               }
           }
-        }
-        result.cells.insert(result.cells.end(), list.begin(), list.end());
+          return true;
+        };
+        // The first two cells (child 0 and its x neighbor, child 1) reject
+        // almost any block not so numbered before its cells are collected:
+        // reinit() tests every block of every size.
+        if (!check(0, first_cell) || !check(1, first_cell->parent()->child(1)))
+          return false;
+        std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
+        if (!block_cells<dim>(block, r, cells))
+          return false;
+        for (std::size_t c = 0; c < cells.size(); ++c)
+          if (!check(c, cells[c]))
+            return false;
+        for (const auto &cell : cells)
+          result.cells.push_back(position[cell->active_cell_index()]);
         result.interior_first.push_back(first);
         result.surface.insert(
             result.surface.end(), surface.begin(), surface.end());
@@ -673,43 +674,37 @@ namespace dealii
             numbers::invalid_unsigned_int);
         for (unsigned int c = 0; c < cells.size(); ++c)
           position[cells[c]->active_cell_index()] = c;
-        const auto ancestor = [](CellIterator cell, const unsigned int r)
-        {
-          for (unsigned int i = 0; i < r; ++i)
-            cell = cell->parent();
-          return cell;
-        };
         // The largest r for which some block qualifies, then all blocks of
-        // that r. A block's test stops at its first DoF out of place.
+        // that r. Each block is visited once, from its first cell (child 0
+        // of child 0 ... r times); most cells stop at their first parent.
         int max_level = 0;
         for (const auto &cell : cells)
           max_level = std::max(max_level, cell->level());
         for (unsigned int r = max_level; r > 0 && result.refinements == 0; --r)
-        {
-          std::set<std::pair<int, int>> seen;
-          std::pair<int, int>           last(-1, -1);
           for (const auto &cell : cells)
           {
             if (static_cast<unsigned int>(cell->level()) < r)
               continue;
-            const CellIterator        block = ancestor(cell, r);
-            const std::pair<int, int> key(block->level(), block->index());
-            // Cells come in tree order: a block's cells mostly in a row.
-            if (key == last)
-              continue;
-            last = key;
-            if (seen.insert(key).second &&
-                add_structured_block<dim>(block,
-                                          r,
-                                          position,
-                                          masks,
-                                          degree,
-                                          surface_ok,
-                                          interior_ok,
-                                          result))
+            CellIterator block = cell;
+            unsigned int up    = 0;
+            for (; up < r; ++up)
+            {
+              const CellIterator parent = block->parent();
+              if (parent->child_index(0) != block->index())
+                break;
+              block = parent;
+            }
+            if (up == r && add_structured_block<dim>(block,
+                                                     cell,
+                                                     r,
+                                                     position,
+                                                     masks,
+                                                     degree,
+                                                     surface_ok,
+                                                     interior_ok,
+                                                     result))
               result.refinements = r;
           }
-        }
         return result;
       }
     } // namespace internal
@@ -1113,7 +1108,9 @@ namespace dealii
       // Cells per thread block: at least 64 threads, within 48 KiB of
       // scratch. Measured on the H100 (doc/benchmarks.md): Q1 3D gains 2.5x
       // with 8-16 cells, Q2 nothing, and Q3 loses with more than one.
-      else
+      // With one thread per cell, the cells of structured blocks still run
+      // one thread per point (cell_loop()): they take the default.
+      const auto team_cells_per_block = [&](unsigned int wanted)
       {
         const unsigned int threads = Utilities::pow(n_q_1d, dim);
         const std::size_t  scratch =
@@ -1124,7 +1121,6 @@ namespace dealii
                  additional_data.geometry != GeometryStorage::jacobians) +
              15) /
             16 * 16;
-        unsigned int wanted = additional_data.cells_per_block;
         if (wanted == 0)
         {
           wanted = std::max(1u, 64u / threads);
@@ -1151,7 +1147,14 @@ namespace dealii
                         std::to_string(wanted) + " cells per block of " +
                         std::to_string(threads) +
                         " threads (at most 1024 threads per block)"));
-        cells_per_block = wanted;
+        return wanted;
+      };
+      if (thread_per_cell)
+        structured_cells_per_block = team_cells_per_block(0);
+      else
+      {
+        cells_per_block = team_cells_per_block(additional_data.cells_per_block);
+        structured_cells_per_block = cells_per_block;
       }
 
       // Geometry. The quadrature points alone determine a MappingQ(p) with

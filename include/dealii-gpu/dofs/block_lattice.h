@@ -12,6 +12,8 @@
 #include <deal.II/base/types.h>
 #include <deal.II/dofs/dof_handler.h>
 
+#include <array>
+#include <cstddef>
 #include <vector>
 
 namespace dealii
@@ -46,6 +48,31 @@ namespace dealii
                             &cells,
           const unsigned int refinements,
           const unsigned int degree);
+
+      /**
+       * The lattice coordinates of the DoF at lexicographic position
+       * @p local of the cell at lexicographic position @p cell of a block
+       * refined @p refinements times, for FE_Q(degree): cell coordinates
+       * times degree plus the DoF's coordinates in the cell.
+       */
+      template <int dim>
+      inline std::array<unsigned int, dim>
+      lattice_point(std::size_t        cell,
+                    unsigned int       local,
+                    const unsigned int refinements,
+                    const unsigned int degree)
+      {
+        const unsigned int            n_1d = 1u << refinements;
+        std::array<unsigned int, dim> x;
+        for (unsigned int d = 0; d < dim; ++d)
+        {
+          x[d] = degree * static_cast<unsigned int>(cell % n_1d) +
+                 local % (degree + 1);
+          cell /= n_1d;
+          local /= degree + 1;
+        }
+        return x;
+      }
 
       /** Refinements from @p cell to its first active descendant (0 for an
        *  active cell), following child 0. */

@@ -1032,7 +1032,7 @@ namespace dealii
       // structured: -1 cells in or out of structured blocks (decided per
       // cell), 0 none, 1 all: the constant lets the compiler drop the other
       // way of getting DoF indices (cell_dof_entry()), which otherwise cost
-      // registers in the one-thread-per-cell kernels.
+      // the one-thread-per-cell kernel registers and a third of its speed.
       template <bool hanging,
                 bool from_points,
                 bool thread_per_cell,
@@ -1170,19 +1170,23 @@ namespace dealii
             // reinit() allows one thread per cell only without hanging
             // nodes and with the Jacobians computed in the kernel.
             Assert(points && !hanging, ExcInternalError());
-            // Structured cells come first (reinit()).
+            // Structured cells come first (reinit()). They run one thread
+            // per point, a kernel every functor compiles anyway: a second
+            // per-cell kernel for them took 8 of CI's 45 minutes, and they
+            // are there for problem size, not for speed.
             const unsigned int split =
                 std::min(std::max(begin, d.n_structured_cells), end);
             if (begin < split)
-              internal::run_cells<false, true, true, 1>(functor,
-                                                        d,
-                                                        begin,
-                                                        split,
-                                                        shape,
-                                                        scratch,
-                                                        cells_per_block,
-                                                        s,
-                                                        t);
+              internal::run_cells<false, true, false, -1>(
+                  functor,
+                  d,
+                  begin,
+                  split,
+                  shape,
+                  scratch,
+                  structured_cells_per_block,
+                  s,
+                  t);
             if (split < end)
               internal::run_cells<false, true, true, 0>(functor,
                                                         d,

@@ -557,7 +557,9 @@ namespace dealii
       Array<Number>                                      hanging_interpolation;
       unsigned int                                       n_hanging_cells = 0;
       unsigned int                                       cells_per_block = 1;
-      bool                    thread_per_cell = false;
+      // Of the one-thread-per-point launch that structured cells take.
+      unsigned int            structured_cells_per_block = 1;
+      bool                    thread_per_cell            = false;
       std::vector<Point<dim>> host_quadrature_points;
       std::vector<std::pair<unsigned int, unsigned int>> colors;
       // Per color: [first, p1) and [p2, last) touch no ghosts, [p1, p2)
