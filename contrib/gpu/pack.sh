@@ -40,6 +40,9 @@ tar -C "$stage" -cJf "$root/.gpu/app.tar.xz" .
 echo "app.tar.xz: $(du -h "$root/.gpu/app.tar.xz" | cut -f1)"
 
 # The runtime archives are rebuilt only when the set of libraries changes.
+# DEALII_GPU_SHARED names the workplace's shared folder for a checkout that
+# does not sit beside it.
+shared=${DEALII_GPU_SHARED:-$root/../shared}
 LD_LIBRARY_PATH=$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-  "$root/../shared/tools/gpu-runtime-pack" "$root/.gpu/rt" "$stage/bin/unit_tests" \
+  "$shared/tools/gpu-runtime-pack" "$root/.gpu/rt" "$stage/bin/unit_tests" \
   "$stage/bin/vector_operations" $(find "$stage/bin" -mindepth 2 -type f)

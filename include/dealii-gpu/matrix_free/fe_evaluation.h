@@ -1172,8 +1172,8 @@ namespace dealii
             Assert(points && !hanging, ExcInternalError());
             // Structured cells come first (reinit()). They run one thread
             // per point, a kernel every functor compiles anyway: a second
-            // per-cell kernel for them took 8 of CI's 45 minutes, and they
-            // are there for problem size, not for speed.
+            // per-cell kernel for them took about 10 of CI's 45 minutes, and
+            // they are there for problem size, not for speed.
             const unsigned int split =
                 std::min(std::max(begin, d.n_structured_cells), end);
             if (begin < split)

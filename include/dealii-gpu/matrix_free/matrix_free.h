@@ -511,7 +511,11 @@ namespace dealii
        * block size (refinements r) of which there is one. A block stores
        * 4 bytes and its 2 dim faces' DoF indices instead of dofs_per_cell
        * indices per cell: for Q1 in 3D on coarse cells refined 6 times
-       * 0.4 instead of 32 bytes per DoF.
+       * 0.4 instead of 32 bytes per DoF. These cells run one thread per
+       * quadrature point even where the others run one thread per cell
+       * (CellThreads), at 0.3 to 0.4 times the list's speed there on the
+       * H100 (doc/benchmarks.md): blocks are for problems that fit no other
+       * way.
        */
       unsigned int n_structured_cells() const;
 
