@@ -1029,14 +1029,14 @@ namespace dealii
       // what the data hold: without hanging nodes the hanging-node code is
       // dropped, and only one of the two geometry paths is kept, so that
       // neither costs registers (occupancy) where it is not used.
-      // structured: -1 cells in or out of structured blocks (decided per
-      // cell), 0 none, 1 all: the constant lets the compiler drop the other
-      // way of getting DoF indices (cell_dof_entry()), which otherwise cost
-      // the one-thread-per-cell kernel registers and a third of its speed.
+      // lists_only: no cell of [begin, end) lies in a structured block, so
+      // the compiler drops the computed DoF indices (cell_dof_entry()),
+      // which otherwise cost the one-thread-per-cell kernel registers and a
+      // third of its speed; else each cell decides at run time.
       template <bool hanging,
                 bool from_points,
                 bool thread_per_cell,
-                int  structured,
+                bool lists_only,
                 int  dim,
                 typename Number,
                 typename Functor>
@@ -1063,10 +1063,8 @@ namespace dealii
               known.geometry_indices = nullptr;
           }
           known.jacobians_from_points = from_points ? 1 : 0;
-          if constexpr (structured == 0)
+          if constexpr (lists_only)
             known.n_structured_cells = 0;
-          else if constexpr (structured == 1)
-            known.n_structured_cells = ~0u;
           functor(team, begin + team.team_index(), known, src, dst);
         };
         if constexpr (thread_per_cell)
@@ -1177,7 +1175,7 @@ namespace dealii
             const unsigned int split =
                 std::min(std::max(begin, d.n_structured_cells), end);
             if (begin < split)
-              internal::run_cells<false, true, false, -1>(
+              internal::run_cells<false, true, false, false>(
                   functor,
                   d,
                   begin,
@@ -1188,15 +1186,15 @@ namespace dealii
                   s,
                   t);
             if (split < end)
-              internal::run_cells<false, true, true, 0>(functor,
-                                                        d,
-                                                        split,
-                                                        end,
-                                                        shape,
-                                                        scratch,
-                                                        cells_per_block,
-                                                        s,
-                                                        t);
+              internal::run_cells<false, true, true, true>(functor,
+                                                           d,
+                                                           split,
+                                                           end,
+                                                           shape,
+                                                           scratch,
+                                                           cells_per_block,
+                                                           s,
+                                                           t);
             return;
           }
         }
@@ -1208,16 +1206,16 @@ namespace dealii
                         "with one thread per cell (reinit() with "
                         "CellThreads::per_quadrature_point for it)"));
         if (hanging && points)
-          internal::run_cells<true, true, false, -1>(
+          internal::run_cells<true, true, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (hanging)
-          internal::run_cells<true, false, false, -1>(
+          internal::run_cells<true, false, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else if (points)
-          internal::run_cells<false, true, false, -1>(
+          internal::run_cells<false, true, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
         else
-          internal::run_cells<false, false, false, -1>(
+          internal::run_cells<false, false, false, false>(
               functor, d, begin, end, shape, scratch, cells_per_block, s, t);
       };
       // Phases: cells away from other ranks while src's ghosts arrive,
