@@ -1,0 +1,803 @@
+// GPU::MGTransferMatrixFree: set-up on the host from deal.II's level DoFs,
+// transfer and copy kernels on the device.
+#include <dealii-gpu/matrix_free/matrix_free.h>
+#include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/distributed/tria_base.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_tools.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+
+#include <algorithm>
+#include <map>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      // The view of one level's transfer a kernel gets.
+      template <typename Number>
+      struct TransferCells
+      {
+        unsigned int        degree;
+        unsigned int        n_components;
+        const unsigned int *coarse_indices;
+        const unsigned int *fine_indices;
+        const Number       *weights;
+        // (2k + 1) x (k + 1): the coarse 1D basis at the children's points.
+        const Number *prolongation_1d;
+      };
+
+      template <int dim>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+      power(const unsigned int n)
+      {
+        return dim == 1 ? n : (dim == 2 ? n * n : n * n * n);
+      }
+
+      // One 1D pass in a direction of a tensor of extents (before, n_in,
+      // after) into (before, n_out, after): out = M in along the middle
+      // index, M = P (n_out = 2k + 1) or P^T (n_out = k + 1).
+      template <typename Number>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      transfer_pass(const TeamMember  &team,
+                    const Number      *P,
+                    const unsigned int n_coarse,
+                    const bool         transpose,
+                    const unsigned int before,
+                    const unsigned int n_in,
+                    const unsigned int n_out,
+                    const unsigned int after,
+                    const Number      *in,
+                    Number            *out)
+      {
+        team.for_each<false>(before * n_out * after,
+                             [&](const unsigned int p)
+                             {
+                               const unsigned int b = p % before;
+                               const unsigned int i = (p / before) % n_out;
+                               const unsigned int a = p / (before * n_out);
+                               const Number *x   = in + b + before * n_in * a;
+                               Number        sum = Number();
+                               for (unsigned int j = 0; j < n_in; ++j)
+                                 sum += (transpose ? P[j * n_coarse + i]
+                                                   : P[i * n_coarse + j]) *
+                                        x[before * j];
+                               out[p] = sum;
+                             });
+        team.barrier<false>();
+      }
+
+      // Scratch: two tensors of (2k + 1)^dim entries and the 1D matrix.
+      template <int dim, typename Number>
+      std::size_t transfer_scratch_bytes(const unsigned int degree)
+      {
+        const unsigned int nf = 2 * degree + 1;
+        return (2 * power<dim>(nf) + nf * (degree + 1)) * sizeof(Number);
+      }
+
+      // dst += W P src on the children of each coarse cell.
+      template <int dim, typename Number>
+      struct ProlongateCells
+      {
+        TransferCells<Number> data;
+        const Number         *src;
+        Number               *dst;
+
+        DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
+        {
+          const unsigned int cell = team.team_index();
+          const unsigned int n1   = data.degree + 1;
+          const unsigned int nf   = 2 * data.degree + 1;
+          const unsigned int nc   = power<dim>(n1);
+          const unsigned int nfc  = power<dim>(nf);
+          Number            *a    = team.scratch<Number>();
+          Number            *b    = a + nfc;
+          Number            *P    = b + nfc;
+          team.for_each<false>(nf * n1,
+                               [&](const unsigned int i)
+                               { P[i] = data.prolongation_1d[i]; });
+          for (unsigned int c = 0; c < data.n_components; ++c)
+          {
+            const unsigned int *coarse =
+                data.coarse_indices +
+                (std::size_t(cell) * data.n_components + c) * nc;
+            const unsigned int *fine =
+                data.fine_indices +
+                (std::size_t(cell) * data.n_components + c) * nfc;
+            team.for_each<false>(nc,
+                                 [&](const unsigned int i)
+                                 {
+                                   const unsigned int index = coarse[i];
+                                   a[i] = (index & constrained_dof_flag)
+                                              ? Number()
+                                              : src[index];
+                                 });
+            team.barrier<false>();
+            transfer_pass(team, P, n1, false, 1, n1, nf, nc / n1, a, b);
+            Number *result = b;
+            if (dim > 1)
+            {
+              transfer_pass(
+                  team, P, n1, false, nf, n1, nf, nc / (n1 * n1), b, a);
+              result = a;
+            }
+            if (dim > 2)
+            {
+              transfer_pass(team, P, n1, false, nf * nf, n1, nf, 1, a, b);
+              result = b;
+            }
+            team.for_each<false>(nfc,
+                                 [&](const unsigned int p)
+                                 {
+                                   const unsigned int index = fine[p];
+                                   atomic_add(dst + index,
+                                              data.weights[index] * result[p]);
+                                 });
+            team.barrier<false>();
+          }
+        }
+      };
+
+      // dst += P^T W src: the transpose of ProlongateCells.
+      template <int dim, typename Number>
+      struct RestrictCells
+      {
+        TransferCells<Number> data;
+        const Number         *src;
+        Number               *dst;
+
+        DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
+        {
+          const unsigned int cell = team.team_index();
+          const unsigned int n1   = data.degree + 1;
+          const unsigned int nf   = 2 * data.degree + 1;
+          const unsigned int nc   = power<dim>(n1);
+          const unsigned int nfc  = power<dim>(nf);
+          Number            *a    = team.scratch<Number>();
+          Number            *b    = a + nfc;
+          Number            *P    = b + nfc;
+          team.for_each<false>(nf * n1,
+                               [&](const unsigned int i)
+                               { P[i] = data.prolongation_1d[i]; });
+          for (unsigned int c = 0; c < data.n_components; ++c)
+          {
+            const unsigned int *coarse =
+                data.coarse_indices +
+                (std::size_t(cell) * data.n_components + c) * nc;
+            const unsigned int *fine =
+                data.fine_indices +
+                (std::size_t(cell) * data.n_components + c) * nfc;
+            team.for_each<false>(nfc,
+                                 [&](const unsigned int p)
+                                 {
+                                   const unsigned int index = fine[p];
+                                   a[p] = data.weights[index] * src[index];
+                                 });
+            team.barrier<false>();
+            transfer_pass(team, P, n1, true, 1, nf, n1, nfc / nf, a, b);
+            Number *result = b;
+            if (dim > 1)
+            {
+              transfer_pass(
+                  team, P, n1, true, n1, nf, n1, nfc / (nf * nf), b, a);
+              result = a;
+            }
+            if (dim > 2)
+            {
+              transfer_pass(team, P, n1, true, n1 * n1, nf, n1, 1, a, b);
+              result = b;
+            }
+            team.for_each<false>(nc,
+                                 [&](const unsigned int i)
+                                 {
+                                   const unsigned int index = coarse[i];
+                                   if (!(index & constrained_dof_flag))
+                                     atomic_add(dst + index, result[i]);
+                                 });
+            team.barrier<false>();
+          }
+        }
+      };
+
+      template <int dim, typename Number, typename Kernel>
+      void run_transfer(const char        *name,
+                        const unsigned int n_cells,
+                        const unsigned int degree,
+                        const Kernel      &kernel)
+      {
+        // About one thread per child point, in whole warps, at most 256.
+        const unsigned int n_points = power<dim>(2 * degree + 1);
+        unsigned int       threads  = 1;
+        while (threads < n_points && threads < 32)
+          threads *= 2;
+        if (n_points > 32)
+          threads = std::min(256u, (n_points + 31) / 32 * 32);
+        parallel_for_teams(name,
+                           n_cells,
+                           TeamShape{threads, 1, 1},
+                           transfer_scratch_bytes<dim, Number>(degree),
+                           kernel,
+                           threads <= 32 ? 128 / threads : 1);
+      }
+
+      template <typename NumberDst, typename NumberSrc>
+      void copy_indexed(const Array<unsigned int> &to,
+                        const Array<unsigned int> &from,
+                        NumberDst                 *dst,
+                        const NumberSrc           *src,
+                        const bool                 add)
+      {
+        const unsigned int *t = to.data();
+        const unsigned int *f = from.data();
+        if (add)
+          parallel_for("MGTransferMatrixFree::copy (add)",
+                       to.size(),
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                       { dst[t[i]] += NumberDst(src[f[i]]); });
+        else
+          parallel_for("MGTransferMatrixFree::copy",
+                       to.size(),
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                       { dst[t[i]] = NumberDst(src[f[i]]); });
+      }
+
+      template void copy_indexed(const Array<unsigned int> &,
+                                 const Array<unsigned int> &,
+                                 float *,
+                                 const float *,
+                                 const bool);
+      template void copy_indexed(const Array<unsigned int> &,
+                                 const Array<unsigned int> &,
+                                 float *,
+                                 const double *,
+                                 const bool);
+      template void copy_indexed(const Array<unsigned int> &,
+                                 const Array<unsigned int> &,
+                                 double *,
+                                 const float *,
+                                 const bool);
+      template void copy_indexed(const Array<unsigned int> &,
+                                 const Array<unsigned int> &,
+                                 double *,
+                                 const double *,
+                                 const bool);
+
+      // Local index of @p global in @p partitioner (owned or ghost).
+      inline unsigned int
+      local_index(const Utilities::MPI::Partitioner &partitioner,
+                  const types::global_dof_index      global)
+      {
+        AssertThrow(partitioner.in_local_range(global) ||
+                        partitioner.is_ghost_entry(global),
+                    ExcInternalError());
+        return partitioner.global_to_local(global);
+      }
+
+      // A partitioner with the owned set and the ghosts @p needed: @p
+      // external itself if its ghosts hold them all.
+      inline std::shared_ptr<const Utilities::MPI::Partitioner>
+      partitioner_with_ghosts(
+          const IndexSet                                           &owned,
+          std::vector<types::global_dof_index>                     &needed,
+          const std::shared_ptr<const Utilities::MPI::Partitioner> &external,
+          const MPI_Comm                                            comm)
+      {
+        std::sort(needed.begin(), needed.end());
+        needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+        IndexSet ghosts(owned.size());
+        ghosts.add_indices(needed.begin(), needed.end());
+        ghosts.subtract_set(owned);
+        // Collective: the Partitioner constructor communicates, so all
+        // ranks take the same branch.
+        if (external)
+        {
+          IndexSet missing = ghosts;
+          missing.subtract_set(external->ghost_indices());
+          if (Utilities::MPI::max(missing.n_elements(), comm) == 0)
+            return external;
+        }
+        return std::make_shared<Utilities::MPI::Partitioner>(
+            owned, ghosts, comm);
+      }
+    } // namespace internal
+
+    template <int dim, typename Number>
+    MGTransferMatrixFree<dim, Number>::MGTransferMatrixFree(
+        const MGConstrainedDoFs &mg_constrained_dofs)
+    {
+      initialize_constraints(mg_constrained_dofs);
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::initialize_constraints(
+        const MGConstrainedDoFs &constrained)
+    {
+      mg_constrained_dofs = &constrained;
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::clear()
+    {
+      n_levels = 0;
+      transfers.clear();
+      copies.clear();
+      level_partitioners.clear();
+      transfer_partitioners.clear();
+      transfer_vectors.clear();
+      copy_vectors.clear();
+      global_copy_vector = VectorType();
+      prolongation_1d.clear();
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::build(
+        const DoFHandler<dim, dim> &dof_handler,
+        const std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
+            &external_partitioners)
+    {
+      clear();
+      const Triangulation<dim> &tria = dof_handler.get_triangulation();
+      const MPI_Comm            comm = tria.get_communicator();
+      const bool                distributed =
+          dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria) !=
+          nullptr;
+      AssertThrow(dof_handler.has_level_dofs(),
+                  ExcNotSupportedByMGTransfer(
+                      "the DoFHandler has no level DoFs: call "
+                      "distribute_mg_dofs() (and, for a "
+                      "parallel::distributed::Triangulation, create it with "
+                      "construct_multigrid_hierarchy)"));
+      const FiniteElement<dim> &fe = dof_handler.get_fe();
+      const auto *fe_q = dynamic_cast<const FE_Q<dim> *>(&fe.base_element(0));
+      AssertThrow(fe.n_base_elements() == 1 && fe_q != nullptr,
+                  ExcNotSupportedByMGTransfer(
+                      "element " + fe.get_name() +
+                      " (FE_Q(k) or FESystem(FE_Q(k), n) only)"));
+      degree       = fe.degree;
+      n_components = fe.n_components();
+      AssertThrow(degree >= 1 && degree <= 8,
+                  ExcNotSupportedByMGTransfer(
+                      "degree " + std::to_string(degree) + " (1 to 8)"));
+      n_levels = tria.n_global_levels();
+      AssertThrow(external_partitioners.empty() ||
+                      external_partitioners.size() == n_levels,
+                  ExcNotSupportedByMGTransfer(
+                      std::to_string(external_partitioners.size()) +
+                      " partitioners for " + std::to_string(n_levels) +
+                      " levels"));
+      for (unsigned int l = 0; l < external_partitioners.size(); ++l)
+        AssertThrow(external_partitioners[l]->locally_owned_range() ==
+                        dof_handler.locally_owned_mg_dofs(l),
+                    ExcNotSupportedByMGTransfer(
+                        "the partitioner of level " + std::to_string(l) +
+                        " does not own the level's locally owned DoFs"));
+
+      // 1D prolongation: coarse basis function i at the child points j =
+      // k child + a (a = 0..k) of the parent interval.
+      const std::vector<unsigned int> lexicographic =
+          FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
+      const unsigned int n1 = degree + 1, nf = 2 * degree + 1;
+      {
+        std::vector<Number> P(nf * n1);
+        const auto         &support = fe_q->get_unit_support_points();
+        for (unsigned int j = 0; j < nf; ++j)
+        {
+          const unsigned int child = j < degree ? 0 : 1;
+          Point<dim>         x;
+          x[0] = 0.5 * (support[lexicographic[j - degree * child]][0] + child);
+          for (unsigned int i = 0; i < n1; ++i)
+            P[j * n1 + i] = fe_q->shape_value(lexicographic[i], x);
+        }
+        prolongation_1d.copy_from(P);
+      }
+
+      const unsigned int nc                          = internal::power<dim>(n1);
+      const unsigned int nfc                         = internal::power<dim>(nf);
+      const unsigned int dofs_per_cell               = fe.n_dofs_per_cell();
+      auto               lexicographic_level_indices = [&](const auto &cell)
+      {
+        std::vector<types::global_dof_index> indices(dofs_per_cell),
+            result(dofs_per_cell);
+        cell->get_mg_dof_indices(indices);
+        for (unsigned int c = 0; c < n_components; ++c)
+          for (unsigned int i = 0; i < nc; ++i)
+            result[c * nc + i] =
+                indices[fe.component_to_system_index(c, lexicographic[i])];
+        return result;
+      };
+
+      // Per level l >= 1: the coarse cells' DoFs (level l - 1) and their
+      // children's lattice DoFs (level l), as global level indices.
+      std::vector<std::vector<types::global_dof_index>> coarse_global(n_levels),
+          fine_global(n_levels), needed(n_levels);
+      transfers.resize(n_levels);
+      for (unsigned int l = 1; l < n_levels; ++l)
+        for (const auto &cell : dof_handler.mg_cell_iterators_on_level(l - 1))
+        {
+          if (!cell->has_children() || !cell->is_locally_owned_on_level())
+            continue;
+          ++transfers[l].n_coarse_cells;
+          const auto coarse = lexicographic_level_indices(cell);
+          coarse_global[l].insert(
+              coarse_global[l].end(), coarse.begin(), coarse.end());
+          std::vector<types::global_dof_index> lattice(n_components * nfc);
+          for (unsigned int child = 0; child < cell->n_children(); ++child)
+          {
+            const auto fine = lexicographic_level_indices(cell->child(child));
+            for (unsigned int c = 0; c < n_components; ++c)
+              for (unsigned int i = 0; i < nc; ++i)
+              {
+                unsigned int p = 0, stride = 1, rest = i;
+                for (unsigned int d = 0; d < dim; ++d, stride *= nf)
+                {
+                  p += (degree * ((child >> d) & 1) + rest % n1) * stride;
+                  rest /= n1;
+                }
+                lattice[c * nfc + p] = fine[c * nc + i];
+              }
+          }
+          fine_global[l].insert(
+              fine_global[l].end(), lattice.begin(), lattice.end());
+          needed[l].insert(needed[l].end(), lattice.begin(), lattice.end());
+          needed[l - 1].insert(
+              needed[l - 1].end(), coarse.begin(), coarse.end());
+        }
+
+      level_partitioners.resize(n_levels);
+      transfer_partitioners.resize(n_levels);
+      transfer_vectors.resize(n_levels);
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        const IndexSet &owned = dof_handler.locally_owned_mg_dofs(l);
+        const auto      external =
+            external_partitioners.empty() ? nullptr : external_partitioners[l];
+        transfer_partitioners[l] =
+            internal::partitioner_with_ghosts(owned, needed[l], external, comm);
+        if (external)
+          level_partitioners[l] = external;
+        else
+          level_partitioners[l] = transfer_partitioners[l];
+        if (transfer_partitioners[l] != level_partitioners[l])
+          transfer_vectors[l].reinit(transfer_partitioners[l]);
+      }
+
+      // Local indices, Dirichlet flags and weights.
+      for (unsigned int l = 1; l < n_levels; ++l)
+      {
+        const auto               &coarse_part = *transfer_partitioners[l - 1];
+        const auto               &fine_part   = *transfer_partitioners[l];
+        std::vector<unsigned int> coarse(coarse_global[l].size()),
+            fine(fine_global[l].size());
+        for (std::size_t i = 0; i < coarse.size(); ++i)
+        {
+          const types::global_dof_index g = coarse_global[l][i];
+          coarse[i] = internal::local_index(coarse_part, g);
+          if (mg_constrained_dofs != nullptr &&
+              mg_constrained_dofs->is_boundary_index(l - 1, g))
+            coarse[i] |= constrained_dof_flag;
+        }
+        LinearAlgebra::distributed::Vector<double> touched(
+            transfer_partitioners[l]);
+        for (std::size_t i = 0; i < fine.size(); ++i)
+        {
+          fine[i] = internal::local_index(fine_part, fine_global[l][i]);
+          touched.local_element(fine[i]) += 1.;
+        }
+        touched.compress(VectorOperation::add);
+        touched.update_ghost_values();
+        std::vector<Number> weights(fine_part.locally_owned_size() +
+                                    fine_part.n_ghost_indices());
+        for (std::size_t i = 0; i < weights.size(); ++i)
+          weights[i] = touched.local_element(i) > 0.
+                           ? Number(1. / touched.local_element(i))
+                           : Number();
+        transfers[l].coarse_indices.copy_from(coarse);
+        transfers[l].fine_indices.copy_from(fine);
+        transfers[l].weights.copy_from(weights);
+      }
+
+      // Copies between the global vector and the levels: the pairs (global,
+      // level) of the active cells of each level, refinement-edge DoFs left
+      // out. The owner of the global DoF copies to it; the owner of the
+      // level DoF copies to that, getting the pairs it cannot see from the
+      // global owners (as deal.II's MGLevelGlobalTransfer does).
+      global_partitioner = std::make_shared<Utilities::MPI::Partitioner>(
+          dof_handler.locally_owned_dofs(),
+          IndexSet(dof_handler.n_dofs()),
+          comm);
+      const IndexSet &owned_global = dof_handler.locally_owned_dofs();
+      std::vector<types::global_dof_index> global_ghosts;
+      std::vector<std::vector<
+          std::pair<types::global_dof_index, types::global_dof_index>>>
+          to_level(n_levels), from_level(n_levels);
+      std::vector<types::global_dof_index> global_indices(dofs_per_cell),
+          level_indices(dofs_per_cell);
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
+        std::vector<types::global_dof_index> send;
+        for (const auto &cell : dof_handler.active_cell_iterators_on_level(l))
+        {
+          if (distributed &&
+              (cell->level_subdomain_id() == numbers::artificial_subdomain_id ||
+               cell->subdomain_id() == numbers::artificial_subdomain_id))
+            continue;
+          cell->get_dof_indices(global_indices);
+          cell->get_mg_dof_indices(level_indices);
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
+          {
+            const types::global_dof_index g = global_indices[i],
+                                          m = level_indices[i];
+            if (mg_constrained_dofs != nullptr &&
+                mg_constrained_dofs->at_refinement_edge(l, m))
+              continue;
+            const bool global_mine = owned_global.is_element(g);
+            const bool level_mine  = owned_level.is_element(m);
+            if (global_mine)
+            {
+              from_level[l].emplace_back(g, m);
+              if (level_mine)
+                to_level[l].emplace_back(m, g);
+              else
+              {
+                send.push_back(g);
+                send.push_back(m);
+              }
+            }
+          }
+        }
+        if (distributed && Utilities::MPI::n_mpi_processes(comm) > 1)
+        {
+          IndexSet query(owned_level.size());
+          for (std::size_t i = 1; i < send.size(); i += 2)
+            query.add_index(send[i]);
+          const std::vector<unsigned int> owners =
+              Utilities::MPI::compute_index_owner(owned_level, query, comm);
+          std::map<unsigned int, std::vector<types::global_dof_index>> messages;
+          for (std::size_t i = 0; i < send.size(); i += 2)
+          {
+            auto &message =
+                messages[owners[query.index_within_set(send[i + 1])]];
+            message.push_back(send[i]);
+            message.push_back(send[i + 1]);
+          }
+          for (const auto &received :
+               Utilities::MPI::some_to_some(comm, messages))
+            for (std::size_t i = 0; i < received.second.size(); i += 2)
+            {
+              to_level[l].emplace_back(received.second[i + 1],
+                                       received.second[i]);
+              global_ghosts.push_back(received.second[i]);
+            }
+        }
+      }
+      global_copy_partitioner = internal::partitioner_with_ghosts(
+          owned_global, global_ghosts, nullptr, comm);
+      global_copy_needs_ghosts =
+          Utilities::MPI::max(global_copy_partitioner->n_ghost_indices(),
+                              comm) > 0;
+      if (global_copy_needs_ghosts)
+        global_copy_vector.reinit(global_copy_partitioner);
+
+      copies.resize(n_levels);
+      copy_vectors.resize(n_levels);
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        for (auto *pairs : {&to_level[l], &from_level[l]})
+        {
+          std::sort(pairs->begin(), pairs->end());
+          pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+        }
+        LevelCopy                           &copy = copies[l];
+        std::vector<types::global_dof_index> level_ghosts;
+        for (const auto &pair : from_level[l])
+          level_ghosts.push_back(pair.second);
+        copy.partitioner = internal::partitioner_with_ghosts(
+            dof_handler.locally_owned_mg_dofs(l),
+            level_ghosts,
+            level_partitioners[l],
+            comm);
+        // Ghost exchanges are collective: decided alike on all ranks.
+        copy.needs_ghosts =
+            Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) > 0;
+        if (copy.partitioner != level_partitioners[l])
+          copy_vectors[l].reinit(copy.partitioner);
+        std::vector<unsigned int> to(to_level[l].size()),
+            to_source(to_level[l].size()), from(from_level[l].size()),
+            from_source(from_level[l].size());
+        for (std::size_t i = 0; i < to.size(); ++i)
+        {
+          to[i]        = internal::local_index(*level_partitioners[l],
+                                        to_level[l][i].first);
+          to_source[i] = internal::local_index(*global_copy_partitioner,
+                                               to_level[l][i].second);
+        }
+        for (std::size_t i = 0; i < from.size(); ++i)
+        {
+          from[i] = internal::local_index(*global_partitioner,
+                                          from_level[l][i].first);
+          from_source[i] =
+              internal::local_index(*copy.partitioner, from_level[l][i].second);
+        }
+        copy.to_level.copy_from(to);
+        copy.to_level_source.copy_from(to_source);
+        copy.from_level.copy_from(from);
+        copy.from_level_source.copy_from(from_source);
+      }
+    }
+
+    template <int dim, typename Number>
+    const std::shared_ptr<const Utilities::MPI::Partitioner> &
+    MGTransferMatrixFree<dim, Number>::get_level_partitioner(
+        const unsigned int level) const
+    {
+      AssertIndexRange(level, level_partitioners.size());
+      return level_partitioners[level];
+    }
+
+    template <int dim, typename Number>
+    const Vector<Number> &
+    MGTransferMatrixFree<dim, Number>::ghosted_input(const unsigned int level,
+                                                     const VectorType  &v) const
+    {
+      AssertThrow(v.locally_owned_size() ==
+                      transfer_partitioners[level]->locally_owned_size(),
+                  ExcVectorLayoutMismatch(
+                      v.size(),
+                      transfer_partitioners[level]->size(),
+                      v.locally_owned_size(),
+                      transfer_partitioners[level]->locally_owned_size()));
+      const VectorType *input = &v;
+      if (v.get_partitioner() != transfer_partitioners[level])
+      {
+        transfer_vectors[level].copy_locally_owned_data_from(v);
+        input = &transfer_vectors[level];
+      }
+      input->update_ghost_values();
+      return *input;
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::prolongate_add_internal(
+        const unsigned int to_level,
+        VectorType        &dst,
+        const VectorType  &src,
+        const bool         add) const
+    {
+      AssertThrow(to_level >= 1 && to_level < n_levels,
+                  ExcNotSupportedByMGTransfer(
+                      "prolongation to level " + std::to_string(to_level) +
+                      " of 0.." + std::to_string(n_levels - 1)));
+      AssertThrow(dst.locally_owned_size() ==
+                      transfer_partitioners[to_level]->locally_owned_size(),
+                  ExcVectorLayoutMismatch(
+                      dst.size(),
+                      transfer_partitioners[to_level]->size(),
+                      dst.locally_owned_size(),
+                      transfer_partitioners[to_level]->locally_owned_size()));
+      const VectorType &coarse = ghosted_input(to_level - 1, src);
+      const bool        direct =
+          dst.get_partitioner() == transfer_partitioners[to_level];
+      VectorType &fine = direct ? dst : transfer_vectors[to_level];
+      if (!direct || !add)
+        fine = Number();
+      else
+        fine.zero_out_ghost_values();
+      const LevelTransfer                  &t = transfers[to_level];
+      const internal::TransferCells<Number> data{degree,
+                                                 n_components,
+                                                 t.coarse_indices.data(),
+                                                 t.fine_indices.data(),
+                                                 t.weights.data(),
+                                                 prolongation_1d.data()};
+      internal::run_transfer<dim, Number>(
+          "MGTransferMatrixFree::prolongate",
+          t.n_coarse_cells,
+          degree,
+          internal::ProlongateCells<dim, Number>{
+              data, coarse.get_values(), fine.get_values()});
+      fine.compress(VectorOperation::add);
+      if (!direct)
+      {
+        if (add)
+          dst += fine;
+        else
+          dst.copy_locally_owned_data_from(fine);
+      }
+    }
+
+    template <int dim, typename Number>
+    void
+    MGTransferMatrixFree<dim, Number>::prolongate(const unsigned int to_level,
+                                                  VectorType        &dst,
+                                                  const VectorType  &src) const
+    {
+      prolongate_add_internal(to_level, dst, src, false);
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::prolongate_and_add(
+        const unsigned int to_level,
+        VectorType        &dst,
+        const VectorType  &src) const
+    {
+      prolongate_add_internal(to_level, dst, src, true);
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::restrict_and_add(
+        const unsigned int from_level,
+        VectorType        &dst,
+        const VectorType  &src) const
+    {
+      AssertThrow(from_level >= 1 && from_level < n_levels,
+                  ExcNotSupportedByMGTransfer(
+                      "restriction from level " + std::to_string(from_level) +
+                      " of 0.." + std::to_string(n_levels - 1)));
+      AssertThrow(
+          dst.locally_owned_size() ==
+              transfer_partitioners[from_level - 1]->locally_owned_size(),
+          ExcVectorLayoutMismatch(
+              dst.size(),
+              transfer_partitioners[from_level - 1]->size(),
+              dst.locally_owned_size(),
+              transfer_partitioners[from_level - 1]->locally_owned_size()));
+      const VectorType &fine = ghosted_input(from_level, src);
+      const bool        direct =
+          dst.get_partitioner() == transfer_partitioners[from_level - 1];
+      VectorType &coarse = direct ? dst : transfer_vectors[from_level - 1];
+      if (direct)
+        coarse.zero_out_ghost_values();
+      else
+        coarse = Number();
+      const LevelTransfer                  &t = transfers[from_level];
+      const internal::TransferCells<Number> data{degree,
+                                                 n_components,
+                                                 t.coarse_indices.data(),
+                                                 t.fine_indices.data(),
+                                                 t.weights.data(),
+                                                 prolongation_1d.data()};
+      internal::run_transfer<dim, Number>(
+          "MGTransferMatrixFree::restrict_and_add",
+          t.n_coarse_cells,
+          degree,
+          internal::RestrictCells<dim, Number>{
+              data, fine.get_values(), coarse.get_values()});
+      coarse.compress(VectorOperation::add);
+      if (!direct)
+        dst += coarse;
+    }
+
+    template <int dim, typename Number>
+    std::size_t MGTransferMatrixFree<dim, Number>::memory_consumption() const
+    {
+      std::size_t bytes = prolongation_1d.memory_consumption() +
+                          global_copy_vector.memory_consumption();
+      for (const auto &t : transfers)
+        bytes += t.coarse_indices.memory_consumption() +
+                 t.fine_indices.memory_consumption() +
+                 t.weights.memory_consumption();
+      for (const auto &c : copies)
+        bytes += c.to_level.memory_consumption() +
+                 c.to_level_source.memory_consumption() +
+                 c.from_level.memory_consumption() +
+                 c.from_level_source.memory_consumption();
+      for (const auto &v : transfer_vectors)
+        bytes += v.memory_consumption();
+      for (const auto &v : copy_vectors)
+        bytes += v.memory_consumption();
+      return bytes;
+    }
+
+    template class MGTransferMatrixFree<2, float>;
+    template class MGTransferMatrixFree<2, double>;
+    template class MGTransferMatrixFree<3, float>;
+    template class MGTransferMatrixFree<3, double>;
+  } // namespace GPU
+} // namespace dealii
