@@ -92,6 +92,11 @@ namespace dealii
         vmult(dst, src);
       }
 
+      void Tvmult_add(VectorType &dst, const VectorType &src) const
+      {
+        vmult_add(dst, src);
+      }
+
       /** dst += A src. */
       void vmult_add(VectorType &dst, const VectorType &src) const
       {

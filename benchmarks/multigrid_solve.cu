@@ -1,0 +1,105 @@
+// Time to solution of -div(a grad u) = 1 on the 3D ball (MappingQ, the
+// coefficient of operator_throughput) with CG and GPU::MultigridPreconditioner
+// (float V-cycle, double CG, 1e-8 residual reduction), uniform meshes:
+// setup split into deal.II's DoFs and constraints, our fine-level operator,
+// the multigrid levels, the transfer and the smoothers, then iterations,
+// time per V-cycle and solve time. Prints a table and writes
+// multigrid_solve.csv.
+//   multigrid_solve [--degree=2|4] [--refinements=2,3,4] [--device=...]
+#include <dealii-gpu/base/device.h>
+
+#include <deal.II/base/utilities.h>
+
+#include "../tests/poisson_problem.h"
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+using namespace dealii;
+
+template <int degree>
+void
+run(const std::vector<unsigned int> &refinements, std::ofstream &csv)
+{
+  constexpr int dim  = 3;
+  const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  for (const unsigned int r : refinements)
+  {
+    Timer                                     timer;
+    parallel::distributed::Triangulation<dim> tria(
+        MPI_COMM_WORLD,
+        Triangulation<dim>::limit_level_difference_at_vertices,
+        parallel::distributed::Triangulation<
+            dim>::construct_multigrid_hierarchy);
+    make_mesh(tria, true, r);
+    const double mesh = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
+    const Poisson::Result x =
+        Poisson::solve<dim, degree, float>(tria, true, 1e-8);
+    const double setup_ours =
+        x.setup_operator + x.setup_levels + x.setup_transfer + x.setup_smoother;
+    if (root)
+    {
+      std::cout << "Q" << degree << std::setw(11) << x.n_dofs << std::setw(4)
+                << x.n_levels << std::setw(9) << std::setprecision(3) << mesh
+                << std::setw(9) << x.setup_dealii << std::setw(9)
+                << x.setup_operator << std::setw(9) << x.setup_levels
+                << std::setw(9) << x.setup_transfer << std::setw(9)
+                << x.setup_smoother << std::setw(5) << x.iterations
+                << std::setw(10) << x.v_cycle * 1e3 << std::setw(9) << x.solve
+                << std::setw(11) << x.n_dofs / x.solve << std::setw(11)
+                << x.n_dofs / (x.solve + setup_ours + x.setup_dealii + mesh)
+                << std::setw(8) << x.memory / 1e9 << std::setw(10) << x.residual
+                << std::endl;
+      csv << degree << ',' << x.n_dofs << ',' << x.n_levels << ',' << mesh
+          << ',' << x.setup_dealii << ',' << x.setup_operator << ','
+          << x.setup_levels << ',' << x.setup_transfer << ','
+          << x.setup_smoother << ',' << x.setup_rhs << ',' << x.iterations
+          << ',' << x.v_cycle << ',' << x.solve << ',' << x.memory << ','
+          << x.residual << '\n';
+    }
+  }
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  GPU::Device::initialize(argc, argv);
+  unsigned int              degree = 2;
+  std::vector<unsigned int> refinements{2, 3, 4};
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg.rfind("--degree=", 0) == 0)
+      degree = std::stoi(arg.substr(9));
+    else if (arg.rfind("--refinements=", 0) == 0)
+    {
+      refinements.clear();
+      for (const auto &s : Utilities::split_string_list(arg.substr(14)))
+        refinements.push_back(std::stoi(s));
+    }
+  }
+  const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  std::ofstream csv;
+  if (root)
+  {
+    std::cout << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG (float "
+                 "V-cycle, Chebyshev(5)), 1e-8; backend "
+              << GPU::Device::description() << ", "
+              << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
+              << "      DoFs lev  mesh[s] dealII[s]  op[s] levels[s] "
+                 "trans[s] smooth[s]  it  Vcyc[ms] solve[s] DoFs/solve "
+                 "DoFs/total  GB  residual"
+              << std::endl;
+    csv.open("multigrid_solve.csv");
+    csv << "degree,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
+           "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
+           "device_bytes,residual\n";
+  }
+  if (degree == 2)
+    run<2>(refinements, csv);
+  else if (degree == 4)
+    run<4>(refinements, csv);
+  else
+    AssertThrow(false, ExcMessage("--degree=2 or 4"));
+}

@@ -1,0 +1,219 @@
+// GPU::MultigridPreconditioner: a geometric multigrid V-cycle on the
+// device for (a(x) grad u, grad v), set up in one call, as a preconditioner
+// for deal.II's SolverCG. Include from .cu files.
+#ifndef dealii_gpu_multigrid_multigrid_preconditioner_h
+#define dealii_gpu_multigrid_multigrid_preconditioner_h
+
+#include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
+#include <dealii-gpu/operators/laplace_operator.h>
+
+#include <deal.II/base/timer.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/diagonal_matrix.h>
+#include <deal.II/lac/precondition.h>
+#include <deal.II/multigrid/mg_coarse.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+#include <deal.II/multigrid/mg_matrix.h>
+#include <deal.II/multigrid/mg_smoother.h>
+#include <deal.II/multigrid/multigrid.h>
+
+#include <functional>
+#include <memory>
+#include <set>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    /**
+     * Geometric multigrid for -div(a(x) grad u) with homogeneous Dirichlet
+     * values, everything on the device: GPU::LaplaceOperator on every level
+     * of the triangulation's multigrid hierarchy (in LevelNumber, float by
+     * default, inside an outer solver in double), GPU::MGTransferMatrixFree
+     * between the levels, Chebyshev smoothing around the operators'
+     * diagonals, and Chebyshev as the coarse solver, in deal.II's
+     * Multigrid and PreconditionMG (the set-up of deal.II's step-37).
+     *
+     * Needs a DoFHandler with level DoFs (distribute_mg_dofs()) on a mesh
+     * without hanging nodes (uniformly refined; adaptive meshes are refused
+     * until the level operators handle refinement edges).
+     *
+     * @code
+     * GPU::MultigridPreconditioner<dim, degree> mg;
+     * mg.initialize(mapping, dof_handler, {0}, coefficient);
+     * SolverCG<GPU::Vector<double>> cg(control);
+     * cg.solve(system_operator, u, f, mg);
+     * @endcode
+     */
+    template <int dim, int degree, typename LevelNumber = float>
+    class MultigridPreconditioner : public Subscriptor
+    {
+    public:
+      using LevelVector   = Vector<LevelNumber>;
+      using LevelOperator = LaplaceOperator<dim, degree, LevelNumber>;
+
+      struct AdditionalData
+      {
+        /** Degree of the Chebyshev smoother (pre- and post-smoothing). */
+        unsigned int smoothing_degree = 5;
+        /** The smoother acts on eigenvalues in [max / range, max]. */
+        double smoothing_range = 20.;
+        /** Coarse level: Chebyshev reducing by this factor. */
+        double coarse_reduction = 1e-3;
+      };
+
+      /** Wall-clock seconds of the set-up steps of the last initialize(). */
+      struct SetupTimes
+      {
+        double level_operators = 0;
+        double transfer        = 0;
+        double smoothers       = 0;
+      };
+
+      /**
+       * Build the hierarchy: level operators with the level boundary DoFs
+       * of @p dirichlet_boundary_ids constrained, transfer, smoothers.
+       */
+      void
+      initialize(const Mapping<dim>                 &mapping,
+                 const DoFHandler<dim>              &dof_handler,
+                 const std::set<types::boundary_id> &dirichlet_boundary_ids,
+                 const std::function<double(const Point<dim> &)> &diffusion,
+                 const AdditionalData &additional_data = AdditionalData())
+      {
+        AssertThrow(dof_handler.has_level_dofs(),
+                    ExcNotSupportedByMGTransfer(
+                        "the DoFHandler has no level DoFs: call "
+                        "distribute_mg_dofs()"));
+        AssertThrow(!dof_handler.get_triangulation().has_hanging_nodes(),
+                    ExcNotSupportedByMGTransfer(
+                        "MultigridPreconditioner on an adaptively refined mesh "
+                        "(the level operators do not yet treat refinement "
+                        "edges)"));
+        preconditioner.reset();
+        multigrid.reset();
+        const unsigned int n_levels =
+            dof_handler.get_triangulation().n_global_levels();
+        Timer timer;
+        mg_constrained_dofs.initialize(dof_handler);
+        mg_constrained_dofs.make_zero_boundary_constraints(
+            dof_handler, dirichlet_boundary_ids);
+        operators.resize(0, n_levels - 1);
+        std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
+            partitioners(n_levels);
+        for (unsigned int level = 0; level < n_levels; ++level)
+        {
+          IndexSet relevant;
+          DoFTools::extract_locally_relevant_level_dofs(
+              dof_handler, level, relevant);
+          AffineConstraints<double> level_constraints;
+          level_constraints.reinit(relevant);
+          level_constraints.add_lines(
+              mg_constrained_dofs.get_boundary_indices(level));
+          level_constraints.close();
+          operators[level].reinit(
+              mapping, dof_handler, level_constraints, diffusion, {}, level);
+          partitioners[level] =
+              operators[level].get_matrix_free().get_vector_partitioner();
+        }
+        times.level_operators = timer.wall_time();
+        timer.restart();
+        transfer.initialize_constraints(mg_constrained_dofs);
+        transfer.build(dof_handler, partitioners);
+        times.transfer = timer.wall_time();
+        timer.restart();
+
+        MGLevelObject<typename Smoother::AdditionalData> smoother_data(
+            0, n_levels - 1);
+        for (unsigned int level = 0; level < n_levels; ++level)
+        {
+          auto &data = smoother_data[level];
+          if (level > 0)
+          {
+            data.smoothing_range     = additional_data.smoothing_range;
+            data.degree              = additional_data.smoothing_degree;
+            data.eig_cg_n_iterations = 10;
+          }
+          else
+          {
+            // A solver on the coarse level: a degree that reaches the
+            // reduction, eigenvalues estimated to the full spectrum.
+            data.smoothing_range     = additional_data.coarse_reduction;
+            data.degree              = numbers::invalid_unsigned_int;
+            data.eig_cg_n_iterations = operators[0].m();
+          }
+          data.preconditioner = std::make_shared<DiagonalMatrix<LevelVector>>();
+          operators[level].compute_inverse_diagonal(
+              data.preconditioner->get_vector());
+        }
+        smoother.initialize(operators, smoother_data);
+        coarse.initialize(smoother);
+        times.smoothers = timer.wall_time();
+
+        level_matrices.initialize(operators);
+        multigrid = std::make_unique<Multigrid<LevelVector>>(
+            level_matrices, coarse, transfer, smoother, smoother);
+        preconditioner = std::make_unique<
+            PreconditionMG<dim,
+                           LevelVector,
+                           MGTransferMatrixFree<dim, LevelNumber>>>(
+            dof_handler, *multigrid, transfer);
+      }
+
+      /** dst = V-cycle applied to src (@p Number: double or float). */
+      template <typename Number>
+      void vmult(Vector<Number> &dst, const Vector<Number> &src) const
+      {
+        AssertThrow(preconditioner != nullptr,
+                    ExcMessage("MultigridPreconditioner::vmult before "
+                               "initialize()"));
+        preconditioner->vmult(dst, src);
+      }
+
+      unsigned int n_levels() const { return operators.n_levels(); }
+
+      const LevelOperator &get_level_operator(const unsigned int level) const
+      {
+        return operators[level];
+      }
+
+      const MGTransferMatrixFree<dim, LevelNumber> &get_transfer() const
+      {
+        return transfer;
+      }
+
+      const SetupTimes &get_setup_times() const { return times; }
+
+      /** Device bytes of the level operators and the transfer. */
+      std::size_t memory_consumption() const
+      {
+        std::size_t bytes = transfer.memory_consumption();
+        for (unsigned int l = operators.min_level(); l <= operators.max_level();
+             ++l)
+          bytes += operators[l].memory_consumption();
+        return bytes;
+      }
+
+    private:
+      using Smoother = PreconditionChebyshev<LevelOperator,
+                                             LevelVector,
+                                             DiagonalMatrix<LevelVector>>;
+
+      MGConstrainedDoFs                             mg_constrained_dofs;
+      MGLevelObject<LevelOperator>                  operators;
+      MGTransferMatrixFree<dim, LevelNumber>        transfer;
+      mg::SmootherRelaxation<Smoother, LevelVector> smoother;
+      MGCoarseGridApplySmoother<LevelVector>        coarse;
+      mg::Matrix<LevelVector>                       level_matrices;
+      std::unique_ptr<Multigrid<LevelVector>>       multigrid;
+      std::unique_ptr<PreconditionMG<dim,
+                                     LevelVector,
+                                     MGTransferMatrixFree<dim, LevelNumber>>>
+                 preconditioner;
+      SetupTimes times;
+    };
+  } // namespace GPU
+} // namespace dealii
+
+#endif

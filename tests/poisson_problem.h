@@ -1,0 +1,221 @@
+// The Poisson problem -div(a grad u) = f, u = 0 on the boundary, solved by
+// CG with GPU::MultigridPreconditioner, shared by the multigrid test and
+// benchmarks/multigrid_solve: the cube with a = 1 and the exact solution
+// prod sin(pi x_d), or the ball (MappingQ) with the coefficient of the
+// operator benchmark and f = 1. Include from .cu files.
+#ifndef dealii_gpu_tests_poisson_problem_h
+#define dealii_gpu_tests_poisson_problem_h
+
+#include <dealii-gpu/multigrid/multigrid_preconditioner.h>
+#include <dealii-gpu/operators/laplace_operator.h>
+
+#include <deal.II/base/function.h>
+#include <deal.II/base/timer.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include "meshes.h"
+#include <cmath>
+
+namespace Poisson
+{
+  using namespace dealii;
+
+  template <int dim>
+  double exact_solution(const Point<dim> &x)
+  {
+    double u = 1;
+    for (unsigned int d = 0; d < dim; ++d)
+      u *= std::sin(numbers::PI * x[d]);
+    return u;
+  }
+
+  template <int dim>
+  class ExactSolution : public Function<dim>
+  {
+  public:
+    double value(const Point<dim> &x, const unsigned int = 0) const override
+    {
+      return exact_solution(x);
+    }
+  };
+
+  struct Result
+  {
+    types::global_dof_index n_dofs     = 0;
+    unsigned int            n_levels   = 0;
+    unsigned int            iterations = 0;
+    // Wall-clock seconds: deal.II's DoFs and constraints; our fine-level
+    // operator; the multigrid levels, transfer and smoothers; the
+    // right-hand side (host assembly); the CG solve; one V-cycle.
+    double setup_dealii   = 0;
+    double setup_operator = 0;
+    double setup_levels   = 0;
+    double setup_transfer = 0;
+    double setup_smoother = 0;
+    double setup_rhs      = 0;
+    double solve          = 0;
+    double v_cycle        = 0;
+    // ||f - A u|| / ||f||, and the L2 error against the exact solution
+    // (cube only).
+    double residual = 0;
+    double l2_error = 0;
+    // Device bytes of the operator, the multigrid and the solver vectors.
+    std::size_t memory = 0;
+  };
+
+  // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
+  // the ball, to a relative residual of @p tolerance.
+  template <int dim, int degree, typename LevelNumber>
+  Result solve(const parallel::distributed::Triangulation<dim> &tria,
+               const bool                                       ball,
+               const double                                     tolerance,
+               const unsigned int smoothing_degree = 5)
+  {
+    const MPI_Comm      comm = tria.get_communicator();
+    Result              result;
+    Timer               timer;
+    const MappingQ<dim> mapping(ball ? degree : 1);
+    const FE_Q<dim>     fe(degree);
+    DoFHandler<dim>     dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    dof_handler.distribute_mg_dofs();
+    IndexSet relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    AffineConstraints<double> constraints(relevant);
+    VectorTools::interpolate_boundary_values(
+        mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+    constraints.close();
+    result.n_dofs       = dof_handler.n_dofs();
+    result.n_levels     = tria.n_global_levels();
+    result.setup_dealii = Utilities::MPI::max(timer.wall_time(), comm);
+
+    const std::function<double(const Point<dim> &)> coefficient =
+        [ball](const Point<dim> &x)
+    {
+      Tensor<1, dim, double> t;
+      for (unsigned int d = 0; d < dim; ++d)
+        t[d] = x[d];
+      return ball ? BallCoefficient<dim, double>()(t) : 1.;
+    };
+    timer.restart();
+    GPU::LaplaceOperator<dim, degree, double> system;
+    system.reinit(mapping, dof_handler, constraints, coefficient);
+    GPU::Device::synchronize();
+    result.setup_operator = Utilities::MPI::max(timer.wall_time(), comm);
+
+    typename GPU::MultigridPreconditioner<dim, degree, LevelNumber>::
+        AdditionalData mg_data;
+    mg_data.smoothing_degree = smoothing_degree;
+    GPU::MultigridPreconditioner<dim, degree, LevelNumber> preconditioner;
+    preconditioner.initialize(mapping, dof_handler, {0}, coefficient, mg_data);
+    GPU::Device::synchronize();
+    const auto &times     = preconditioner.get_setup_times();
+    result.setup_levels   = Utilities::MPI::max(times.level_operators, comm);
+    result.setup_transfer = Utilities::MPI::max(times.transfer, comm);
+    result.setup_smoother = Utilities::MPI::max(times.smoothers, comm);
+
+    // Right-hand side on the host: f = dim pi^2 u on the cube, 1 on the
+    // ball.
+    timer.restart();
+    LinearAlgebra::distributed::Vector<double> rhs(
+        dof_handler.locally_owned_dofs(), relevant, comm);
+    {
+      const QGauss<dim>                    quadrature(degree + 1);
+      FEValues<dim>                        fe_values(mapping,
+                              fe,
+                              quadrature,
+                              update_values | update_quadrature_points |
+                                  update_JxW_values);
+      Vector<double>                       cell_rhs(fe.n_dofs_per_cell());
+      std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          cell_rhs = 0;
+          for (const unsigned int q : fe_values.quadrature_point_indices())
+          {
+            const double f =
+                ball ? 1.
+                     : dim * numbers::PI * numbers::PI *
+                           exact_solution(fe_values.quadrature_point(q));
+            for (const unsigned int i : fe_values.dof_indices())
+              cell_rhs(i) += f * fe_values.shape_value(i, q) * fe_values.JxW(q);
+          }
+          cell->get_dof_indices(indices);
+          constraints.distribute_local_to_global(cell_rhs, indices, rhs);
+        }
+      rhs.compress(VectorOperation::add);
+    }
+    GPU::Vector<double> u, f, r;
+    system.initialize_dof_vector(u);
+    system.initialize_dof_vector(f);
+    system.initialize_dof_vector(r);
+    f.copy_locally_owned_data_from(rhs);
+    result.setup_rhs = Utilities::MPI::max(timer.wall_time(), comm);
+
+    // Solve from zero.
+    const double  f_norm = f.l2_norm();
+    SolverControl control(200, tolerance * f_norm);
+    control.log_history(false);
+    control.log_result(false);
+    SolverCG<GPU::Vector<double>> cg(control);
+    MPI_Barrier(comm);
+    timer.restart();
+    cg.solve(system, u, f, preconditioner);
+    GPU::Device::synchronize();
+    result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
+    result.iterations = control.last_step();
+
+    system.vmult(r, u);
+    r.sadd(-1., 1., f);
+    result.residual = r.l2_norm() / f_norm;
+
+    // One V-cycle, median of several.
+    {
+      std::vector<double> cycles;
+      for (unsigned int i = 0; i < 5; ++i)
+      {
+        MPI_Barrier(comm);
+        timer.restart();
+        preconditioner.vmult(r, f);
+        GPU::Device::synchronize();
+        cycles.push_back(Utilities::MPI::max(timer.wall_time(), comm));
+      }
+      std::sort(cycles.begin(), cycles.end());
+      result.v_cycle = cycles[cycles.size() / 2];
+    }
+    result.memory = system.memory_consumption() +
+                    preconditioner.memory_consumption() +
+                    3 * u.memory_consumption();
+
+    if (!ball)
+    {
+      LinearAlgebra::distributed::Vector<double> solution(
+          dof_handler.locally_owned_dofs(), relevant, comm);
+      u.copy_locally_owned_data_to(solution);
+      constraints.distribute(solution);
+      solution.update_ghost_values();
+      Vector<float> cell_errors(tria.n_active_cells());
+      VectorTools::integrate_difference(mapping,
+                                        dof_handler,
+                                        solution,
+                                        ExactSolution<dim>(),
+                                        cell_errors,
+                                        QGauss<dim>(degree + 2),
+                                        VectorTools::L2_norm);
+      result.l2_error = VectorTools::compute_global_error(
+          tria, cell_errors, VectorTools::L2_norm);
+    }
+    return result;
+  }
+} // namespace Poisson
+
+#endif
