@@ -13,7 +13,7 @@ build=${1:-$root/build}
 cuda=${2:-AUTO}
 shift $(( $# < 2 ? $# : 2 ))
 
-packages="libdeal.ii-dev libgtest-dev numdiff cmake g++ make perl openmpi-bin xz-utils"
+packages="libdeal.ii-dev libgtest-dev numdiff cmake g++ make perl openmpi-bin xz-utils ccache"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -26,5 +26,9 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 fi
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda" "$@"
+# ccache for warm rebuilds; CCACHE_BASEDIR lets clones in other folders
+# share its entries (nvcc goes through it too).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda" \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache "$@"
 cmake --build "$build" -j"$(nproc)"
