@@ -13,6 +13,7 @@
 #include <deal.II/base/timer.h>
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping_q.h>
@@ -89,6 +90,7 @@ namespace Poisson
     IndexSet relevant;
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     AffineConstraints<double> constraints(relevant);
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
     VectorTools::interpolate_boundary_values(
         mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
     constraints.close();

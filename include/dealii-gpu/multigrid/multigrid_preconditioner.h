@@ -4,6 +4,7 @@
 #ifndef dealii_gpu_multigrid_multigrid_preconditioner_h
 #define dealii_gpu_multigrid_multigrid_preconditioner_h
 
+#include <dealii-gpu/multigrid/mg_level_operators.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/operators/laplace_operator.h>
 
@@ -35,9 +36,12 @@ namespace dealii
      * diagonals, and Chebyshev as the coarse solver, in deal.II's
      * Multigrid and PreconditionMG (the set-up of deal.II's step-37).
      *
-     * Needs a DoFHandler with level DoFs (distribute_mg_dofs()) on a mesh
-     * without hanging nodes (uniformly refined; adaptive meshes are refused
-     * until the level operators handle refinement edges).
+     * Needs a DoFHandler with level DoFs (distribute_mg_dofs()). On
+     * adaptively refined meshes the V-cycle smooths locally, level by level
+     * on the cells of that level (deal.II's local smoothing): the
+     * refinement-edge DoFs are constrained on each level
+     * (GPU::MGLevelOperator) and the interface matrices
+     * (GPU::MGInterfaceOperator) carry their coupling into the cycle.
      *
      * @code
      * GPU::MultigridPreconditioner<dim, degree> mg;
@@ -86,11 +90,6 @@ namespace dealii
                     ExcNotSupportedByMGTransfer(
                         "the DoFHandler has no level DoFs: call "
                         "distribute_mg_dofs()"));
-        AssertThrow(!dof_handler.get_triangulation().has_hanging_nodes(),
-                    ExcNotSupportedByMGTransfer(
-                        "MultigridPreconditioner on an adaptively refined mesh "
-                        "(the level operators do not yet treat refinement "
-                        "edges)"));
         preconditioner.reset();
         multigrid.reset();
         const unsigned int n_levels =
@@ -99,7 +98,15 @@ namespace dealii
         mg_constrained_dofs.initialize(dof_handler);
         mg_constrained_dofs.make_zero_boundary_constraints(
             dof_handler, dirichlet_boundary_ids);
+        // Release what refers to the old levels before replacing them.
+        interface_matrices.reset();
+        level_matrices.reset();
+        coarse.clear();
+        smoother.clear();
+        interface_operators.resize(0, n_levels - 1);
+        level_operators.resize(0, n_levels - 1);
         operators.resize(0, n_levels - 1);
+        bool has_refinement_edge = false;
         std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
             partitioners(n_levels);
         for (unsigned int level = 0; level < n_levels; ++level)
@@ -116,6 +123,11 @@ namespace dealii
               mapping, dof_handler, level_constraints, diffusion, {}, level);
           partitioners[level] =
               operators[level].get_matrix_free().get_vector_partitioner();
+          level_operators[level].initialize(
+              operators[level], mg_constrained_dofs, level);
+          interface_operators[level].initialize(level_operators[level]);
+          has_refinement_edge = has_refinement_edge ||
+                                level_operators[level].has_refinement_edge();
         }
         times.level_operators = timer.wall_time();
         timer.restart();
@@ -144,16 +156,21 @@ namespace dealii
             data.eig_cg_n_iterations = operators[0].m();
           }
           data.preconditioner = std::make_shared<DiagonalMatrix<LevelVector>>();
-          operators[level].compute_inverse_diagonal(
+          level_operators[level].compute_inverse_diagonal(
               data.preconditioner->get_vector());
         }
-        smoother.initialize(operators, smoother_data);
+        smoother.initialize(level_operators, smoother_data);
         coarse.initialize(smoother);
         times.smoothers = timer.wall_time();
 
-        level_matrices.initialize(operators);
+        level_matrices.initialize(level_operators);
         multigrid = std::make_unique<Multigrid<LevelVector>>(
             level_matrices, coarse, transfer, smoother, smoother);
+        if (has_refinement_edge)
+        {
+          interface_matrices.initialize(interface_operators);
+          multigrid->set_edge_matrices(interface_matrices, interface_matrices);
+        }
         preconditioner = std::make_unique<
             PreconditionMG<dim,
                            LevelVector,
@@ -191,21 +208,29 @@ namespace dealii
         std::size_t bytes = transfer.memory_consumption();
         for (unsigned int l = operators.min_level(); l <= operators.max_level();
              ++l)
-          bytes += operators[l].memory_consumption();
+          bytes += operators[l].memory_consumption() +
+                   level_operators[l].memory_consumption();
         return bytes;
       }
 
     private:
-      using Smoother = PreconditionChebyshev<LevelOperator,
+      using EdgeOperator      = MGLevelOperator<LevelOperator>;
+      using InterfaceOperator = MGInterfaceOperator<EdgeOperator>;
+      using Smoother          = PreconditionChebyshev<EdgeOperator,
                                              LevelVector,
                                              DiagonalMatrix<LevelVector>>;
 
+      // Declared in the order they refer to each other (destroyed in
+      // reverse).
       MGConstrainedDoFs                             mg_constrained_dofs;
       MGLevelObject<LevelOperator>                  operators;
+      MGLevelObject<EdgeOperator>                   level_operators;
+      MGLevelObject<InterfaceOperator>              interface_operators;
       MGTransferMatrixFree<dim, LevelNumber>        transfer;
       mg::SmootherRelaxation<Smoother, LevelVector> smoother;
       MGCoarseGridApplySmoother<LevelVector>        coarse;
       mg::Matrix<LevelVector>                       level_matrices;
+      mg::Matrix<LevelVector>                       interface_matrices;
       std::unique_ptr<Multigrid<LevelVector>>       multigrid;
       std::unique_ptr<PreconditionMG<dim,
                                      LevelVector,
