@@ -1,11 +1,14 @@
 // Time to solution of -div(a grad u) = 1 on the 3D ball (MappingQ, the
 // coefficient of operator_throughput) with CG and GPU::MultigridPreconditioner
-// (float V-cycle, double CG, 1e-8 residual reduction), uniform meshes:
-// setup split into deal.II's DoFs and constraints, our fine-level operator,
-// the multigrid levels, the transfer and the smoothers, then iterations,
-// time per V-cycle and solve time. Prints a table and writes
-// multigrid_solve.csv.
-//   multigrid_solve [--degree=2|4] [--refinements=2,3,4] [--device=...]
+// (V-cycle in float or double, double CG, 1e-8 residual reduction), on
+// uniform meshes or adaptive ones (the globally refined mesh refined twice
+// more inside |x| < 0.5 and 0.3: hanging nodes, local smoothing): setup
+// split into deal.II's DoFs and constraints, our fine-level operator, the
+// multigrid levels, the transfer and the smoothers, then iterations, time
+// per V-cycle and solve time. Prints a table and writes multigrid_solve.csv.
+//   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
+//                   [--mesh=uniform|adaptive] [--vcycle=float|double]
+//                   [--device=...]
 #include <dealii-gpu/base/device.h>
 
 #include <deal.II/base/utilities.h>
@@ -17,9 +20,11 @@
 
 using namespace dealii;
 
-template <int degree>
+template <int degree, typename LevelNumber>
 void
-run(const std::vector<unsigned int> &refinements, std::ofstream &csv)
+run(const std::vector<unsigned int> &refinements,
+    const bool                       adaptive,
+    std::ofstream                   &csv)
 {
   constexpr int dim  = 3;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
@@ -32,14 +37,22 @@ run(const std::vector<unsigned int> &refinements, std::ofstream &csv)
         parallel::distributed::Triangulation<
             dim>::construct_multigrid_hierarchy);
     make_mesh(tria, true, r);
+    if (adaptive)
+    {
+      refine_shell(tria, 0., 0.5);
+      refine_shell(tria, 0., 0.3);
+    }
     const double mesh = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
     const Poisson::Result x =
-        Poisson::solve<dim, degree, float>(tria, true, 1e-8);
+        Poisson::solve<dim, degree, LevelNumber>(tria, true, 1e-8);
+    const char  *precision = sizeof(LevelNumber) == 4 ? "float" : "double";
+    const char  *kind      = adaptive ? "adaptive" : "uniform";
     const double setup_ours =
         x.setup_operator + x.setup_levels + x.setup_transfer + x.setup_smoother;
     if (root)
     {
-      std::cout << "Q" << degree << std::setw(11) << x.n_dofs << std::setw(4)
+      std::cout << "Q" << degree << std::setw(9) << kind << std::setw(7)
+                << precision << std::setw(11) << x.n_dofs << std::setw(4)
                 << x.n_levels << std::setw(9) << std::setprecision(3) << mesh
                 << std::setw(9) << x.setup_dealii << std::setw(9)
                 << x.setup_operator << std::setw(9) << x.setup_levels
@@ -50,12 +63,12 @@ run(const std::vector<unsigned int> &refinements, std::ofstream &csv)
                 << x.n_dofs / (x.solve + setup_ours + x.setup_dealii + mesh)
                 << std::setw(8) << x.memory / 1e9 << std::setw(10) << x.residual
                 << std::endl;
-      csv << degree << ',' << x.n_dofs << ',' << x.n_levels << ',' << mesh
-          << ',' << x.setup_dealii << ',' << x.setup_operator << ','
-          << x.setup_levels << ',' << x.setup_transfer << ','
-          << x.setup_smoother << ',' << x.setup_rhs << ',' << x.iterations
-          << ',' << x.v_cycle << ',' << x.solve << ',' << x.memory << ','
-          << x.residual << '\n';
+      csv << degree << ',' << kind << ',' << precision << ',' << x.n_dofs << ','
+          << x.n_levels << ',' << mesh << ',' << x.setup_dealii << ','
+          << x.setup_operator << ',' << x.setup_levels << ','
+          << x.setup_transfer << ',' << x.setup_smoother << ',' << x.setup_rhs
+          << ',' << x.iterations << ',' << x.v_cycle << ',' << x.solve << ','
+          << x.memory << ',' << x.residual << '\n';
     }
   }
 }
@@ -67,6 +80,7 @@ main(int argc, char **argv)
   GPU::Device::initialize(argc, argv);
   unsigned int              degree = 2;
   std::vector<unsigned int> refinements{2, 3, 4};
+  bool                      adaptive = false, double_cycle = false;
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
@@ -78,28 +92,38 @@ main(int argc, char **argv)
       for (const auto &s : Utilities::split_string_list(arg.substr(14)))
         refinements.push_back(std::stoi(s));
     }
+    else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
+      adaptive = arg == "--mesh=adaptive";
+    else if (arg == "--vcycle=double" || arg == "--vcycle=float")
+      double_cycle = arg == "--vcycle=double";
+    else if (arg.rfind("--device", 0) != 0)
+      AssertThrow(false, ExcMessage("unknown argument " + arg));
   }
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   std::ofstream csv;
   if (root)
   {
-    std::cout << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG (float "
-                 "V-cycle, Chebyshev(5)), 1e-8; backend "
-              << GPU::Device::description() << ", "
-              << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
-              << "      DoFs lev  mesh[s] dealII[s]  op[s] levels[s] "
-                 "trans[s] smooth[s]  it  Vcyc[ms] solve[s] DoFs/solve "
-                 "DoFs/total  GB  residual"
-              << std::endl;
+    std::cout
+        << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG "
+           "(Chebyshev(5)), 1e-8; backend "
+        << GPU::Device::description() << ", "
+        << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
+        << "   mesh   V-cycle     DoFs lev  mesh[s] dealII[s]  op[s] levels[s] "
+           "trans[s] smooth[s]  it  Vcyc[ms] solve[s] DoFs/solve "
+           "DoFs/total  GB  residual"
+        << std::endl;
     csv.open("multigrid_solve.csv");
-    csv << "degree,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
+    csv << "degree,mesh,vcycle,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
            "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
            "device_bytes,residual\n";
   }
-  if (degree == 2)
-    run<2>(refinements, csv);
-  else if (degree == 4)
-    run<4>(refinements, csv);
+  AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
+  if (degree == 2 && !double_cycle)
+    run<2, float>(refinements, adaptive, csv);
+  else if (degree == 2)
+    run<2, double>(refinements, adaptive, csv);
+  else if (!double_cycle)
+    run<4, float>(refinements, adaptive, csv);
   else
-    AssertThrow(false, ExcMessage("--degree=2 or 4"));
+    run<4, double>(refinements, adaptive, csv);
 }

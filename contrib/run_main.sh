@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# The README's main job: builds, then runs applications/helmholtz (the
-# step-64 problem on GPU::MatrixFree) on the GPU when one is visible, else on
-# the CPU (host backend, one MPI rank per core, smaller meshes).
-#   contrib/run_main.sh [extra arguments for helmholtz]
+# The README's main job: builds, then runs applications/poisson (step-37 on
+# the GPU: adaptive refinement, CG with a geometric multigrid V-cycle) on
+# the GPU when one is visible, else on the CPU (host backend, one MPI rank
+# per core, smaller meshes).
+#   contrib/run_main.sh [extra arguments for poisson]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/contrib/setup.sh" "$root/build" AUTO
 export OMPI_MCA_rmaps_base_oversubscribe=1
 [ "$(id -u)" != 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$root/build/run" && cd "$root/build/run"
-prm=$root/applications/helmholtz/helmholtz.prm
+prm=$root/applications/poisson/poisson.prm
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  # Up to 5.7e7 DoFs (refinement 7, Q3).
-  sed 's/^set Refinements .*/set Refinements = 3, 4, 5, 6, 7/' "$prm" > main.prm
-  "$root/build/bin/helmholtz" main.prm --device=cuda "$@"
+  # Seven cycles from 3584 cells: up to about 3e7 DoFs.
+  sed -e 's/^set Initial refinements .*/set Initial refinements = 3/' \
+      -e 's/^set Cycles .*/set Cycles = 7/' "$prm" > main.prm
+  "$root/build/bin/poisson" main.prm --device=cuda "$@"
 else
-  sed 's/^set Refinements .*/set Refinements = 2, 3, 4/' "$prm" > main.prm
-  mpirun -np "$(nproc)" "$root/build/bin/helmholtz" main.prm --device=host "$@"
+  sed 's/^set Cycles .*/set Cycles = 5/' "$prm" > main.prm
+  mpirun -np "$(nproc)" "$root/build/bin/poisson" main.prm --device=host "$@"
 fi

@@ -171,7 +171,14 @@ namespace Poisson
     SolverCG<GPU::Vector<double>> cg(control);
     MPI_Barrier(comm);
     timer.restart();
-    cg.solve(system, u, f, preconditioner);
+    try
+    {
+      cg.solve(system, u, f, preconditioner);
+    }
+    catch (const SolverControl::NoConvergence &)
+    {
+      // Reported through the residual and the iteration count.
+    }
     GPU::Device::synchronize();
     result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
     result.iterations = control.last_step();

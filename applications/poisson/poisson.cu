@@ -1,0 +1,400 @@
+// step-37 on the GPU: -div(a(x) grad u) = 1 with u = 0 on the boundary and
+// a(x) = 1 / (0.05 + 2 |x|^2), on the ball (MappingQ(k)) or the cube
+// (-1, 1)^dim, refined adaptively with Kelly's error estimator and solved
+// in every cycle by CG preconditioned with GPU::MultigridPreconditioner (a
+// float V-cycle with local smoothing on the mesh's multigrid hierarchy).
+// Prints a table per cycle: cells, DoFs, levels, iterations, setup and
+// solve times (on the ball also the error of max u = u(0) against the
+// exact solution); writes VTU of the last cycle.
+//
+//   poisson [poisson.prm] [--device=cuda|host]
+//   mpirun -np N poisson ...
+#include <dealii-gpu/base/device.h>
+#include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/matrix_free/fe_evaluation.h>
+#include <dealii-gpu/multigrid/multigrid_preconditioner.h>
+#include <dealii-gpu/operators/laplace_operator.h>
+
+#include <deal.II/base/conditional_ostream.h>
+#include <deal.II/base/parameter_handler.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/table_handler.h>
+#include <deal.II/base/timer.h>
+#include <deal.II/distributed/grid_refinement.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/numerics/data_out.h>
+#include <deal.II/numerics/error_estimator.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include <iomanip>
+
+using namespace dealii;
+
+namespace PoissonApplication
+{
+  struct Parameters
+  {
+    unsigned int dim    = 3;
+    unsigned int degree = 2;
+    std::string  geometry;
+    unsigned int initial_refinements = 2;
+    unsigned int cycles              = 6;
+    double       refine_fraction     = 0.3;
+    double       max_dofs            = 1e8;
+    unsigned int smoothing_degree    = 5;
+    double       tolerance           = 1e-8;
+    std::string  backend;
+    bool         write_vtu    = true;
+    double       vtu_max_dofs = 3e6;
+    std::string  output_directory;
+
+    void declare(ParameterHandler &prm)
+    {
+      prm.declare_entry("Dimension", "3", Patterns::Integer(2, 3));
+      prm.declare_entry(
+          "Degree", "2", Patterns::Integer(1, 4), "FE_Q degree (1 to 4)");
+      prm.declare_entry("Geometry",
+                        "ball",
+                        Patterns::Selection("ball|cube"),
+                        "ball: radius 1, MappingQ(degree); cube: (-1, 1)^dim");
+      prm.declare_entry("Initial refinements",
+                        "2",
+                        Patterns::Integer(0, 12),
+                        "Global refinements before the first cycle");
+      prm.declare_entry("Cycles",
+                        "6",
+                        Patterns::Integer(1, 30),
+                        "Solves; each after the first refines adaptively");
+      prm.declare_entry("Refine fraction",
+                        "0.3",
+                        Patterns::Double(0, 1),
+                        "Share of the cells with the largest Kelly "
+                        "indicators refined in each cycle");
+      prm.declare_entry("Max DoFs",
+                        "1e8",
+                        Patterns::Double(0),
+                        "Stop the cycles before the mesh exceeds this size");
+      prm.declare_entry("Smoothing degree",
+                        "5",
+                        Patterns::Integer(1, 20),
+                        "Degree of the Chebyshev smoother of the V-cycle");
+      prm.declare_entry(
+          "Solver tolerance",
+          "1e-8",
+          Patterns::Double(0),
+          "CG stops at this residual relative to the right-hand side");
+      prm.declare_entry("Backend",
+                        "auto",
+                        Patterns::Selection("auto|cuda|host"),
+                        "--device=NAME on the command line overrides it");
+      prm.declare_entry("Write VTU", "true", Patterns::Bool());
+      prm.declare_entry("VTU up to DoFs", "3e6", Patterns::Double(0));
+      prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
+    }
+
+    void parse(ParameterHandler &prm)
+    {
+      dim                 = prm.get_integer("Dimension");
+      degree              = prm.get_integer("Degree");
+      geometry            = prm.get("Geometry");
+      initial_refinements = prm.get_integer("Initial refinements");
+      cycles              = prm.get_integer("Cycles");
+      refine_fraction     = prm.get_double("Refine fraction");
+      max_dofs            = prm.get_double("Max DoFs");
+      smoothing_degree    = prm.get_integer("Smoothing degree");
+      tolerance           = prm.get_double("Solver tolerance");
+      backend             = prm.get("Backend");
+      write_vtu           = prm.get_bool("Write VTU");
+      vtu_max_dofs        = prm.get_double("VTU up to DoFs");
+      output_directory    = prm.get("Output directory");
+    }
+  };
+
+  template <int dim>
+  double coefficient(const Point<dim> &p)
+  {
+    return 1. / (0.05 + 2. * p.norm_square());
+  }
+
+  // On the ball the solution is radial, u' = -r (0.05 + 2 r^2) / dim, with
+  // its maximum at the origin.
+  template <int dim>
+  double exact_maximum()
+  {
+    return (0.05 / 2. + 2. / 4.) / dim;
+  }
+
+  // Right-hand side (1, v) on the device (hanging nodes resolved by the
+  // cell loop).
+  template <int dim, int degree>
+  struct RightHandSideCell
+  {
+    static constexpr unsigned int fe_degree     = degree;
+    static constexpr unsigned int n_q_points_1d = degree + 1;
+    static constexpr unsigned int n_components  = 1;
+
+    DEAL_II_GPU_HOST_DEVICE void
+    operator()(const GPU::TeamMember                  &team,
+               const unsigned int                      cell,
+               const GPU::MatrixFreeData<dim, double> &data,
+               const double *,
+               double *dst) const
+    {
+      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
+          team, cell, data);
+      phi.apply_for_each_quad_point([&](auto &p, const unsigned int q)
+                                    { p.submit_value(1., q); });
+      phi.integrate(true, false);
+      phi.distribute_local_to_global(dst);
+    }
+  };
+
+  template <int dim, int degree>
+  class Problem
+  {
+  public:
+    Problem(const Parameters &param)
+        : param(param), comm(MPI_COMM_WORLD),
+          pcout(std::cout, Utilities::MPI::this_mpi_process(comm) == 0),
+          tria(comm,
+               Triangulation<dim>::limit_level_difference_at_vertices,
+               parallel::distributed::Triangulation<
+                   dim>::construct_multigrid_hierarchy),
+          mapping(param.geometry == "ball" ? degree : 1), fe(degree),
+          dof_handler(tria)
+    {
+    }
+
+    void run()
+    {
+      pcout << "poisson: -div(a(x) grad u) = 1 on the " << param.geometry
+            << ", " << dim << "D, Q" << degree << ", CG with a float "
+            << "multigrid V-cycle, on " << GPU::Device::description() << ", "
+            << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
+            << std::endl;
+      for (unsigned int cycle = 0; cycle < param.cycles; ++cycle)
+      {
+        Timer timer;
+        if (cycle == 0)
+        {
+          if (param.geometry == "ball")
+            GridGenerator::hyper_ball(tria);
+          else
+            GridGenerator::hyper_cube(tria, -1., 1.);
+          tria.refine_global(param.initial_refinements);
+        }
+        else if (!refine_grid())
+          break;
+        const double mesh_time = timer.wall_time();
+        pcout << "cycle " << cycle << ": " << tria.n_global_active_cells()
+              << " cells, " << tria.n_global_levels() << " levels" << std::endl;
+        setup_and_solve(cycle, mesh_time);
+      }
+      table.set_precision("mesh [s]", 2);
+      table.set_precision("deal.II setup [s]", 2);
+      table.set_precision("GPU setup [s]", 2);
+      table.set_precision("solve [s]", 3);
+      table.set_scientific("solve DoFs/s", true);
+      table.set_scientific("max u", true);
+      table.set_precision("max u", 6);
+      table.set_scientific("error of max u", true);
+      table.set_precision("error of max u", 2);
+      pcout << std::endl;
+      if (Utilities::MPI::this_mpi_process(comm) == 0)
+        table.write_text(std::cout, TableHandler::org_mode_table);
+    }
+
+  private:
+    // Kelly refinement of the last solution; false where the refined mesh
+    // would exceed Max DoFs.
+    bool refine_grid()
+    {
+      const double growth =
+          1. + param.refine_fraction *
+                   (GeometryInfo<dim>::max_children_per_cell - 1);
+      if (dof_handler.n_dofs() * growth > param.max_dofs)
+      {
+        pcout << "stop: the next mesh would exceed " << param.max_dofs
+              << " DoFs" << std::endl;
+        return false;
+      }
+      Vector<float> indicators(tria.n_active_cells());
+      KellyErrorEstimator<dim>::estimate(mapping,
+                                         dof_handler,
+                                         QGauss<dim - 1>(degree + 1),
+                                         {},
+                                         solution,
+                                         indicators);
+      parallel::distributed::GridRefinement::refine_and_coarsen_fixed_number(
+          tria, indicators, param.refine_fraction, 0.);
+      tria.execute_coarsening_and_refinement();
+      return true;
+    }
+
+    void setup_and_solve(const unsigned int cycle, const double mesh_time)
+    {
+      Timer timer;
+      dof_handler.distribute_dofs(fe);
+      dof_handler.distribute_mg_dofs();
+      IndexSet relevant;
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+      AffineConstraints<double> constraints(relevant);
+      DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+      VectorTools::interpolate_boundary_values(
+          mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+      constraints.close();
+      const double dealii_time = Utilities::MPI::max(timer.wall_time(), comm);
+      pcout << "  " << dof_handler.n_dofs()
+            << " DoFs; device operator and multigrid ..." << std::endl;
+
+      timer.restart();
+      GPU::LaplaceOperator<dim, degree, double> system;
+      system.reinit(mapping, dof_handler, constraints, &coefficient<dim>);
+      typename GPU::MultigridPreconditioner<dim, degree>::AdditionalData data;
+      data.smoothing_degree = param.smoothing_degree;
+      GPU::MultigridPreconditioner<dim, degree> multigrid;
+      multigrid.initialize(mapping, dof_handler, {0}, &coefficient<dim>, data);
+      GPU::Vector<double> u, f;
+      system.initialize_dof_vector(u);
+      system.initialize_dof_vector(f);
+      system.get_matrix_free().cell_loop(
+          RightHandSideCell<dim, degree>(), f, f);
+      system.get_matrix_free().set_constrained_values(0., f);
+      GPU::Device::synchronize();
+      const double gpu_time = Utilities::MPI::max(timer.wall_time(), comm);
+
+      pcout << "  solving ..." << std::endl;
+      SolverControl control(200, param.tolerance * f.l2_norm());
+      control.log_result(false);
+      SolverCG<GPU::Vector<double>> cg(control);
+      MPI_Barrier(comm);
+      timer.restart();
+      cg.solve(system, u, f, multigrid);
+      GPU::Device::synchronize();
+      const double solve_time = Utilities::MPI::max(timer.wall_time(), comm);
+
+      solution.reinit(dof_handler.locally_owned_dofs(), relevant, comm);
+      u.copy_locally_owned_data_to(solution);
+      constraints.distribute(solution);
+      solution.update_ghost_values();
+
+      table.add_value("cycle", cycle);
+      table.add_value("cells", tria.n_global_active_cells());
+      table.add_value("DoFs", dof_handler.n_dofs());
+      table.add_value("levels", tria.n_global_levels());
+      table.add_value("CG iterations", control.last_step());
+      table.add_value("mesh [s]", mesh_time);
+      table.add_value("deal.II setup [s]", dealii_time);
+      table.add_value("GPU setup [s]", gpu_time);
+      table.add_value("solve [s]", solve_time);
+      table.add_value("solve DoFs/s", dof_handler.n_dofs() / solve_time);
+      table.add_value("max u", u.linfty_norm());
+      if (param.geometry == "ball")
+        table.add_value("error of max u",
+                        std::abs(u.linfty_norm() - exact_maximum<dim>()));
+
+      if (param.write_vtu && cycle + 1 == param.cycles &&
+          dof_handler.n_dofs() <= param.vtu_max_dofs)
+        write_vtu(cycle);
+    }
+
+    void write_vtu(const unsigned int cycle) const
+    {
+      DataOut<dim> data_out;
+      data_out.attach_dof_handler(dof_handler);
+      data_out.add_data_vector(solution, "u");
+      Vector<float> subdomain(tria.n_active_cells());
+      for (auto &s : subdomain)
+        s = tria.locally_owned_subdomain();
+      data_out.add_data_vector(subdomain, "subdomain");
+      Vector<float> level(tria.n_active_cells());
+      for (const auto &cell : tria.active_cell_iterators())
+        if (cell->is_locally_owned())
+          level[cell->active_cell_index()] = cell->level();
+      data_out.add_data_vector(level, "level");
+      data_out.build_patches(mapping, degree, DataOut<dim>::curved_inner_cells);
+      const std::string name = data_out.write_vtu_with_pvtu_record(
+          param.output_directory + "/", "poisson_solution", cycle, comm, 3);
+      pcout << "  wrote " << name << std::endl;
+    }
+
+    const Parameters                          &param;
+    const MPI_Comm                             comm;
+    ConditionalOStream                         pcout;
+    parallel::distributed::Triangulation<dim>  tria;
+    const MappingQ<dim>                        mapping;
+    const FE_Q<dim>                            fe;
+    DoFHandler<dim>                            dof_handler;
+    LinearAlgebra::distributed::Vector<double> solution;
+    TableHandler                               table;
+  };
+
+  template <int dim>
+  void dispatch(const Parameters &param)
+  {
+    switch (param.degree)
+    {
+    case 1:
+      Problem<dim, 1>(param).run();
+      break;
+    case 2:
+      Problem<dim, 2>(param).run();
+      break;
+    case 3:
+      Problem<dim, 3>(param).run();
+      break;
+    case 4:
+      Problem<dim, 4>(param).run();
+      break;
+    default:
+      AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
+    }
+  }
+} // namespace PoissonApplication
+
+int
+main(int argc, char **argv)
+{
+  try
+  {
+    Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+    ParameterHandler                 prm;
+    PoissonApplication::Parameters   param;
+    param.declare(prm);
+    std::string file;
+    bool        device_on_command_line = false;
+    for (int i = 1; i < argc; ++i)
+    {
+      const std::string arg = argv[i];
+      if (arg.rfind("--device", 0) == 0)
+        device_on_command_line = true;
+      else if (arg.rfind("--", 0) != 0)
+        file = arg;
+    }
+    if (!file.empty())
+      prm.parse_input(file);
+    param.parse(prm);
+    if (device_on_command_line || std::getenv("DEALII_GPU_DEVICE") != nullptr)
+      GPU::Device::initialize(argc, argv);
+    else
+      GPU::Device::initialize(param.backend);
+    if (param.dim == 2)
+      PoissonApplication::dispatch<2>(param);
+    else
+      PoissonApplication::dispatch<3>(param);
+  }
+  catch (const std::exception &e)
+  {
+    std::cerr << "poisson failed:\n" << e.what() << std::endl;
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,438 @@
+// The CPU rows of benchmarks/multigrid_solve: the same problem (3D ball,
+// MappingQ(k), a(x) = 1 / (0.05 + 2 |x|^2), f = 1, u = 0 on the boundary,
+// 1e-8 residual reduction, uniform or adaptive meshes), solved on deal.II's
+// CPU with one MPI rank per core by
+//   gmg: CG with step-37's geometric multigrid on deal.II's MatrixFree
+//        (float V-cycle, Chebyshev(5) around the diagonal, Chebyshev coarse
+//        solve, MGTransferMatrixFree, local smoothing with interface
+//        matrices): the set-up GPU::MultigridPreconditioner mirrors;
+//   amg: CG with Trilinos ML AMG on the assembled matrix.
+// Prints a table and writes multigrid_solve_cpu.csv. The deal.II build is
+// unvectorized (Debian's), so these rows are per core without SIMD.
+//   mpirun -np 16 multigrid_solve_cpu [--degree=2|4] [--refinements=2,3]
+//                   [--mesh=uniform|adaptive] [--solver=gmg|amg]
+#include <deal.II/base/timer.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/lac/precondition.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/lac/trilinos_sparse_matrix.h>
+#include <deal.II/lac/trilinos_sparsity_pattern.h>
+#include <deal.II/lac/trilinos_vector.h>
+#include <deal.II/matrix_free/fe_evaluation.h>
+#include <deal.II/matrix_free/matrix_free.h>
+#include <deal.II/matrix_free/operators.h>
+#include <deal.II/multigrid/mg_coarse.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+#include <deal.II/multigrid/mg_matrix.h>
+#include <deal.II/multigrid/mg_smoother.h>
+#include <deal.II/multigrid/mg_transfer_matrix_free.h>
+#include <deal.II/multigrid/multigrid.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include "../tests/meshes.h"
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+using namespace dealii;
+
+namespace
+{
+  constexpr int dim = 3;
+
+  double coefficient(const Point<dim> &x)
+  {
+    return 1. / (0.05 + 2. * x.norm_square());
+  }
+
+  struct Result
+  {
+    types::global_dof_index n_dofs       = 0;
+    unsigned int            n_levels     = 0;
+    unsigned int            iterations   = 0;
+    double                  setup_dealii = 0; // DoFs and constraints
+    double                  setup_solver = 0; // operators/matrix, MG/AMG
+    double                  solve        = 0;
+    double                  residual     = 0;
+  };
+
+  // a(x) at the quadrature points of a MatrixFree's cell batches.
+  template <typename Number>
+  std::shared_ptr<Table<2, VectorizedArray<Number>>>
+  coefficient_table(const MatrixFree<dim, Number> &matrix_free,
+                    const Mapping<dim>            &mapping,
+                    const unsigned int             n_q_points_1d)
+  {
+    const QGauss<dim> quadrature(n_q_points_1d);
+    auto table = std::make_shared<Table<2, VectorizedArray<Number>>>(
+        matrix_free.n_cell_batches(), quadrature.size());
+    FEValues<dim> fe_values(mapping,
+                            matrix_free.get_dof_handler().get_fe(),
+                            quadrature,
+                            update_quadrature_points);
+    for (unsigned int batch = 0; batch < matrix_free.n_cell_batches(); ++batch)
+      for (unsigned int lane = 0;
+           lane < matrix_free.n_active_entries_per_cell_batch(batch);
+           ++lane)
+      {
+        // As a Triangulation cell: level cells need no DoF access here.
+        fe_values.reinit(typename Triangulation<dim>::cell_iterator(
+            matrix_free.get_cell_iterator(batch, lane)));
+        for (unsigned int q = 0; q < quadrature.size(); ++q)
+          (*table)(batch, q)[lane] = coefficient(fe_values.quadrature_point(q));
+      }
+    return table;
+  }
+
+  template <int degree>
+  Result solve_gmg(const parallel::distributed::Triangulation<dim> &tria)
+  {
+    using VectorD        = LinearAlgebra::distributed::Vector<double>;
+    using VectorF        = LinearAlgebra::distributed::Vector<float>;
+    using SystemOperator = MatrixFreeOperators::
+        LaplaceOperator<dim, degree, degree + 1, 1, VectorD>;
+    using LevelOperator = MatrixFreeOperators::
+        LaplaceOperator<dim, degree, degree + 1, 1, VectorF>;
+    const MPI_Comm      comm = tria.get_communicator();
+    Result              result;
+    Timer               timer;
+    const MappingQ<dim> mapping(degree);
+    const FE_Q<dim>     fe(degree);
+    DoFHandler<dim>     dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    dof_handler.distribute_mg_dofs();
+    IndexSet relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    AffineConstraints<double> constraints(relevant);
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+    VectorTools::interpolate_boundary_values(
+        mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+    constraints.close();
+    result.n_dofs       = dof_handler.n_dofs();
+    result.n_levels     = tria.n_global_levels();
+    result.setup_dealii = Utilities::MPI::max(timer.wall_time(), comm);
+
+    timer.restart();
+    const UpdateFlags flags =
+        update_gradients | update_JxW_values | update_quadrature_points;
+    SystemOperator system;
+    {
+      typename MatrixFree<dim, double>::AdditionalData data;
+      data.tasks_parallel_scheme =
+          MatrixFree<dim, double>::AdditionalData::none;
+      data.mapping_update_flags = flags;
+      auto matrix_free          = std::make_shared<MatrixFree<dim, double>>();
+      matrix_free->reinit(
+          mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+      system.initialize(matrix_free);
+      system.set_coefficient(
+          coefficient_table(*matrix_free, mapping, degree + 1));
+    }
+
+    MGConstrainedDoFs mg_constrained_dofs;
+    mg_constrained_dofs.initialize(dof_handler);
+    mg_constrained_dofs.make_zero_boundary_constraints(dof_handler, {0});
+    const unsigned int           n_levels = tria.n_global_levels();
+    MGLevelObject<LevelOperator> levels(0, n_levels - 1);
+    MGLevelObject<MatrixFreeOperators::MGInterfaceOperator<LevelOperator>>
+        interfaces(0, n_levels - 1);
+    for (unsigned int level = 0; level < n_levels; ++level)
+    {
+      IndexSet level_relevant;
+      DoFTools::extract_locally_relevant_level_dofs(
+          dof_handler, level, level_relevant);
+      AffineConstraints<double> level_constraints(level_relevant);
+      level_constraints.add_lines(
+          mg_constrained_dofs.get_boundary_indices(level));
+      level_constraints.close();
+      typename MatrixFree<dim, float>::AdditionalData data;
+      data.tasks_parallel_scheme = MatrixFree<dim, float>::AdditionalData::none;
+      data.mapping_update_flags  = flags;
+      data.mg_level              = level;
+      auto matrix_free           = std::make_shared<MatrixFree<dim, float>>();
+      matrix_free->reinit(
+          mapping, dof_handler, level_constraints, QGauss<1>(degree + 1), data);
+      levels[level].initialize(matrix_free, mg_constrained_dofs, level);
+      levels[level].set_coefficient(
+          coefficient_table(*matrix_free, mapping, degree + 1));
+      levels[level].compute_diagonal();
+      interfaces[level].initialize(levels[level]);
+    }
+    MGTransferMatrixFree<dim, float> transfer(mg_constrained_dofs);
+    transfer.build(dof_handler);
+
+    using Smoother = PreconditionChebyshev<LevelOperator, VectorF>;
+    mg::SmootherRelaxation<Smoother, VectorF>        smoother;
+    MGLevelObject<typename Smoother::AdditionalData> smoother_data(
+        0, n_levels - 1);
+    for (unsigned int level = 0; level < n_levels; ++level)
+    {
+      auto &data = smoother_data[level];
+      if (level > 0)
+      {
+        data.smoothing_range     = 20.;
+        data.degree              = 5;
+        data.eig_cg_n_iterations = 10;
+      }
+      else
+      {
+        data.smoothing_range     = 1e-3;
+        data.degree              = numbers::invalid_unsigned_int;
+        data.eig_cg_n_iterations = levels[0].m();
+      }
+      data.preconditioner = levels[level].get_matrix_diagonal_inverse();
+    }
+    smoother.initialize(levels, smoother_data);
+    MGCoarseGridApplySmoother<VectorF> coarse(smoother);
+    mg::Matrix<VectorF>                level_matrices(levels);
+    mg::Matrix<VectorF>                interface_matrices(interfaces);
+    Multigrid<VectorF>                 multigrid(
+        level_matrices, coarse, transfer, smoother, smoother);
+    multigrid.set_edge_matrices(interface_matrices, interface_matrices);
+    PreconditionMG<dim, VectorF, MGTransferMatrixFree<dim, float>>
+        preconditioner(dof_handler, multigrid, transfer);
+
+    VectorD u, f, r;
+    system.initialize_dof_vector(u);
+    system.initialize_dof_vector(f);
+    system.initialize_dof_vector(r);
+    {
+      FEEvaluation<dim, degree, degree + 1, 1, double> phi(
+          *system.get_matrix_free());
+      for (unsigned int batch = 0;
+           batch < system.get_matrix_free()->n_cell_batches();
+           ++batch)
+      {
+        phi.reinit(batch);
+        for (unsigned int q = 0; q < phi.n_q_points; ++q)
+          phi.submit_value(make_vectorized_array(1.), q);
+        phi.integrate(EvaluationFlags::values);
+        phi.distribute_local_to_global(f);
+      }
+      f.compress(VectorOperation::add);
+    }
+    result.setup_solver = Utilities::MPI::max(timer.wall_time(), comm);
+
+    const double  f_norm = f.l2_norm();
+    SolverControl control(200, 1e-8 * f_norm);
+    control.log_result(false);
+    SolverCG<VectorD> cg(control);
+    MPI_Barrier(comm);
+    timer.restart();
+    try
+    {
+      cg.solve(system, u, f, preconditioner);
+    }
+    catch (const SolverControl::NoConvergence &)
+    {
+    }
+    result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
+    result.iterations = control.last_step();
+    system.vmult(r, u);
+    r.sadd(-1., 1., f);
+    result.residual = r.l2_norm() / f_norm;
+    return result;
+  }
+
+  template <int degree>
+  Result solve_amg(const parallel::distributed::Triangulation<dim> &tria)
+  {
+    const MPI_Comm      comm = tria.get_communicator();
+    Result              result;
+    Timer               timer;
+    const MappingQ<dim> mapping(degree);
+    const FE_Q<dim>     fe(degree);
+    DoFHandler<dim>     dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    const IndexSet owned = dof_handler.locally_owned_dofs();
+    IndexSet       relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    AffineConstraints<double> constraints(relevant);
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+    VectorTools::interpolate_boundary_values(
+        mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+    constraints.close();
+    result.n_dofs       = dof_handler.n_dofs();
+    result.n_levels     = tria.n_global_levels();
+    result.setup_dealii = Utilities::MPI::max(timer.wall_time(), comm);
+
+    timer.restart();
+    TrilinosWrappers::SparsityPattern pattern(owned, owned, relevant, comm);
+    DoFTools::make_sparsity_pattern(dof_handler,
+                                    pattern,
+                                    constraints,
+                                    false,
+                                    Utilities::MPI::this_mpi_process(comm));
+    pattern.compress();
+    TrilinosWrappers::SparseMatrix matrix;
+    matrix.reinit(pattern);
+    TrilinosWrappers::MPI::Vector f(owned, comm), u(owned, comm),
+        r(owned, comm);
+    {
+      const QGauss<dim>                    quadrature(degree + 1);
+      FEValues<dim>                        fe_values(mapping,
+                              fe,
+                              quadrature,
+                              update_values | update_gradients |
+                                  update_quadrature_points | update_JxW_values);
+      const unsigned int                   n = fe.n_dofs_per_cell();
+      FullMatrix<double>                   cell_matrix(n, n);
+      dealii::Vector<double>               cell_rhs(n);
+      std::vector<types::global_dof_index> indices(n);
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          cell_matrix = 0;
+          cell_rhs    = 0;
+          for (const unsigned int q : fe_values.quadrature_point_indices())
+          {
+            const double a  = coefficient(fe_values.quadrature_point(q));
+            const double dx = fe_values.JxW(q);
+            for (unsigned int i = 0; i < n; ++i)
+            {
+              for (unsigned int j = 0; j < n; ++j)
+                cell_matrix(i, j) +=
+                    a *
+                    (fe_values.shape_grad(i, q) * fe_values.shape_grad(j, q)) *
+                    dx;
+              cell_rhs(i) += fe_values.shape_value(i, q) * dx;
+            }
+          }
+          cell->get_dof_indices(indices);
+          constraints.distribute_local_to_global(
+              cell_matrix, cell_rhs, indices, matrix, f);
+        }
+      matrix.compress(VectorOperation::add);
+      f.compress(VectorOperation::add);
+    }
+    TrilinosWrappers::PreconditionAMG                 amg;
+    TrilinosWrappers::PreconditionAMG::AdditionalData data;
+    data.elliptic              = true;
+    data.higher_order_elements = degree > 1;
+    data.smoother_sweeps       = 2;
+    data.aggregation_threshold = 0.02;
+    amg.initialize(matrix, data);
+    result.setup_solver = Utilities::MPI::max(timer.wall_time(), comm);
+
+    const double  f_norm = f.l2_norm();
+    SolverControl control(1000, 1e-8 * f_norm);
+    control.log_result(false);
+    SolverCG<TrilinosWrappers::MPI::Vector> cg(control);
+    MPI_Barrier(comm);
+    timer.restart();
+    try
+    {
+      cg.solve(matrix, u, f, amg);
+    }
+    catch (const SolverControl::NoConvergence &)
+    {
+    }
+    result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
+    result.iterations = control.last_step();
+    matrix.residual(r, u, f);
+    result.residual = r.l2_norm() / f_norm;
+    return result;
+  }
+
+  template <int degree>
+  void run(const std::vector<unsigned int> &refinements,
+           const bool                       adaptive,
+           const bool                       amg,
+           std::ofstream                   &csv)
+  {
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const bool     root = Utilities::MPI::this_mpi_process(comm) == 0;
+    for (const unsigned int r : refinements)
+    {
+      Timer                                     timer;
+      parallel::distributed::Triangulation<dim> tria(
+          comm,
+          Triangulation<dim>::limit_level_difference_at_vertices,
+          parallel::distributed::Triangulation<
+              dim>::construct_multigrid_hierarchy);
+      make_mesh(tria, true, r);
+      if (adaptive)
+      {
+        refine_shell(tria, 0., 0.5);
+        refine_shell(tria, 0., 0.3);
+      }
+      const double mesh = Utilities::MPI::max(timer.wall_time(), comm);
+      const Result x = amg ? solve_amg<degree>(tria) : solve_gmg<degree>(tria);
+      const char  *kind  = adaptive ? "adaptive" : "uniform";
+      const char  *name  = amg ? "amg" : "gmg";
+      const double total = mesh + x.setup_dealii + x.setup_solver + x.solve;
+      if (root)
+      {
+        std::cout << "Q" << degree << std::setw(9) << kind << std::setw(5)
+                  << name << std::setw(11) << x.n_dofs << std::setw(4)
+                  << x.n_levels << std::setw(9) << std::setprecision(3) << mesh
+                  << std::setw(10) << x.setup_dealii << std::setw(10)
+                  << x.setup_solver << std::setw(6) << x.iterations
+                  << std::setw(10) << x.solve << std::setw(11)
+                  << x.n_dofs / x.solve << std::setw(11) << x.n_dofs / total
+                  << std::setw(10) << x.residual << std::endl;
+        csv << degree << ',' << kind << ',' << name << ','
+            << Utilities::MPI::n_mpi_processes(comm) << ',' << x.n_dofs << ','
+            << x.n_levels << ',' << mesh << ',' << x.setup_dealii << ','
+            << x.setup_solver << ',' << x.iterations << ',' << x.solve << ','
+            << x.residual << '\n';
+      }
+    }
+  }
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  unsigned int                     degree = 2;
+  std::vector<unsigned int>        refinements{2, 3};
+  bool                             adaptive = false, amg = false;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg.rfind("--degree=", 0) == 0)
+      degree = std::stoi(arg.substr(9));
+    else if (arg.rfind("--refinements=", 0) == 0)
+    {
+      refinements.clear();
+      for (const auto &s : Utilities::split_string_list(arg.substr(14)))
+        refinements.push_back(std::stoi(s));
+    }
+    else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
+      adaptive = arg == "--mesh=adaptive";
+    else if (arg == "--solver=amg" || arg == "--solver=gmg")
+      amg = arg == "--solver=amg";
+    else
+      AssertThrow(false, ExcMessage("unknown argument " + arg));
+  }
+  AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
+  const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  std::ofstream csv;
+  if (root)
+  {
+    std::cout << "multigrid_solve_cpu: 3D ball, MappingQ(k), 1e-8, deal.II "
+              << DEAL_II_PACKAGE_VERSION << " on the CPU (unvectorized), "
+              << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
+              << "   mesh  solver     DoFs lev  mesh[s] dealII[s] solver[s]"
+                 "    it  solve[s] DoFs/solve DoFs/total  residual"
+              << std::endl;
+    csv.open("multigrid_solve_cpu.csv");
+    csv << "degree,mesh,solver,ranks,dofs,levels,mesh_s,dealii_s,"
+           "solver_setup_s,iterations,solve_s,residual\n";
+  }
+  if (degree == 2)
+    run<2>(refinements, adaptive, amg, csv);
+  else
+    run<4>(refinements, adaptive, amg, csv);
+}
