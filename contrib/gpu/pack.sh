@@ -24,7 +24,7 @@ for out in tests/*/*.output; do
   targets="$targets $area.$name.release"
 done
 targets=$(echo $targets | tr ' ' '\n' | sort -u | tr '\n' ' ')
-cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve helmholtz q2_kernel_designs
+cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve multigrid_solve_cpu helmholtz poisson q2_kernel_designs
 for t in $targets; do
   area=${t%%.*}; rest=${t#*.}; name=${rest%.release}
   mkdir -p "$stage/bin/$area" "$stage/expected/$area"

@@ -13,7 +13,10 @@
 # field-low field-high (mapping field against points and Jacobians, Q1-4 /
 # Q5-8, no cuSPARSE),
 # field-large (mapping field alone: Q2 at 1.2e8 DoFs), q2-layouts (the
-# standalone Q2 kernel-layout prototype against cuSPARSE).
+# standalone Q2 kernel-layout prototype against cuSPARSE), multigrid
+# multigrid-double multigrid-cpu (CG + geometric multigrid on the ball:
+# float and double V-cycle on the GPU, deal.II's multigrid and ML AMG on
+# 16 CPU ranks), poisson (applications/poisson, the README's main job).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -85,6 +88,43 @@ for step in "$@"; do
       sed -i 's/^set Refinements .*/set Refinements = 3, 4, 5, 6, 7/' h.prm
       "$app/bin/helmholtz" h.prm --device=cuda > "$out/helmholtz.txt" 2>&1
       echo "helmholtz: rc=$?" ;;
+    multigrid)
+      # CG + GPU::MultigridPreconditioner, Q2 and Q4, uniform and adaptive,
+      # float V-cycle (about 6 minutes on an H100).
+      for degree in 2 4; do
+        for mesh in uniform adaptive; do
+          "$app/bin/multigrid_solve" --degree=$degree --mesh=$mesh \
+            --refinements=2,3,4,5 --device=cuda > "$out/mg_q${degree}_$mesh.txt" 2>&1
+          echo "multigrid Q$degree $mesh: rc=$?"
+          mv multigrid_solve.csv "$out/mg_q${degree}_$mesh.csv"
+        done
+      done ;;
+    multigrid-double)
+      # The double V-cycle against the float one, uniform meshes.
+      for degree in 2 4; do
+        "$app/bin/multigrid_solve" --degree=$degree --vcycle=double \
+          --refinements=2,3,4,5 --device=cuda > "$out/mg_q${degree}_double.txt" 2>&1
+        echo "multigrid Q$degree double: rc=$?"
+        mv multigrid_solve.csv "$out/mg_q${degree}_double.csv"
+      done ;;
+    multigrid-cpu)
+      # The same problems on deal.II's CPU (16 ranks): its MatrixFree
+      # multigrid and Trilinos ML AMG.
+      for degree in 2 4; do
+        for solver in gmg amg; do
+          refinements=2,3,4,5
+          [ $solver = amg ] && refinements=2,3,4
+          mpirun -np 16 --bind-to core "$app/bin/multigrid_solve_cpu" --degree=$degree \
+            --solver=$solver --refinements=$refinements > "$out/cpu_q${degree}_$solver.txt" 2>&1
+          echo "multigrid-cpu Q$degree $solver: rc=$?"
+          mv multigrid_solve_cpu.csv "$out/cpu_q${degree}_$solver.csv"
+        done
+      done ;;
+    poisson)
+      sed -e 's/^set Initial refinements .*/set Initial refinements = 3/' \
+          -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm
+      "$app/bin/poisson" p.prm --device=cuda > "$out/poisson.txt" 2>&1
+      echo "poisson: rc=$?" ;;
     *) echo "unknown step $step" ;;
   esac
 done

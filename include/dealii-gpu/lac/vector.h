@@ -291,6 +291,24 @@ namespace dealii
       void set_zero_all(const std::vector<types::global_dof_index> &cm,
                         GPU::Vector<double>                        &vec);
     } // namespace AffineConstraintsImplementation
+
+    namespace PreconditionChebyshevImplementation
+    {
+      // The start vector of deal.II's Chebyshev eigenvalue estimate. Its
+      // generic version is the constant 1/sqrt(n), which holds little of
+      // the high-frequency modes whose eigenvalue the smoother needs: the
+      // estimate falls short on large meshes and the smoother amplifies
+      // those modes. On GPU::Vector, as deal.II does for its own vectors:
+      // (global index mod 11) minus its mean.
+      template <typename VectorType>
+      void set_initial_guess(VectorType &vector);
+
+      template <>
+      void set_initial_guess(GPU::Vector<float> &vector);
+
+      template <>
+      void set_initial_guess(GPU::Vector<double> &vector);
+    } // namespace PreconditionChebyshevImplementation
   }   // namespace internal
 } // namespace dealii
 
