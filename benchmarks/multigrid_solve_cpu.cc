@@ -39,6 +39,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include "../tests/meshes.h"
+#include "../tests/step37_multigrid.h"
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -65,43 +66,10 @@ namespace
     double                  residual     = 0;
   };
 
-  // a(x) at the quadrature points of a MatrixFree's cell batches.
-  template <typename Number>
-  std::shared_ptr<Table<2, VectorizedArray<Number>>>
-  coefficient_table(const MatrixFree<dim, Number> &matrix_free,
-                    const Mapping<dim>            &mapping,
-                    const unsigned int             n_q_points_1d)
-  {
-    const QGauss<dim> quadrature(n_q_points_1d);
-    auto table = std::make_shared<Table<2, VectorizedArray<Number>>>(
-        matrix_free.n_cell_batches(), quadrature.size());
-    FEValues<dim> fe_values(mapping,
-                            matrix_free.get_dof_handler().get_fe(),
-                            quadrature,
-                            update_quadrature_points);
-    for (unsigned int batch = 0; batch < matrix_free.n_cell_batches(); ++batch)
-      for (unsigned int lane = 0;
-           lane < matrix_free.n_active_entries_per_cell_batch(batch);
-           ++lane)
-      {
-        // As a Triangulation cell: level cells need no DoF access here.
-        fe_values.reinit(typename Triangulation<dim>::cell_iterator(
-            matrix_free.get_cell_iterator(batch, lane)));
-        for (unsigned int q = 0; q < quadrature.size(); ++q)
-          (*table)(batch, q)[lane] = coefficient(fe_values.quadrature_point(q));
-      }
-    return table;
-  }
-
   template <int degree>
   Result solve_gmg(const parallel::distributed::Triangulation<dim> &tria)
   {
-    using VectorD        = LinearAlgebra::distributed::Vector<double>;
-    using VectorF        = LinearAlgebra::distributed::Vector<float>;
-    using SystemOperator = MatrixFreeOperators::
-        LaplaceOperator<dim, degree, degree + 1, 1, VectorD>;
-    using LevelOperator = MatrixFreeOperators::
-        LaplaceOperator<dim, degree, degree + 1, 1, VectorF>;
+    using VectorD            = LinearAlgebra::distributed::Vector<double>;
     const MPI_Comm      comm = tria.get_communicator();
     Result              result;
     Timer               timer;
@@ -122,124 +90,21 @@ namespace
     result.setup_dealii = Utilities::MPI::max(timer.wall_time(), comm);
 
     timer.restart();
-    const UpdateFlags flags =
-        update_gradients | update_JxW_values | update_quadrature_points;
-    SystemOperator system;
-    {
-      typename MatrixFree<dim, double>::AdditionalData data;
-      data.tasks_parallel_scheme =
-          MatrixFree<dim, double>::AdditionalData::none;
-      data.mapping_update_flags = flags;
-      auto matrix_free          = std::make_shared<MatrixFree<dim, double>>();
-      matrix_free->reinit(
-          mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
-      system.initialize(matrix_free);
-      system.set_coefficient(
-          coefficient_table(*matrix_free, mapping, degree + 1));
-    }
-
-    MGConstrainedDoFs mg_constrained_dofs;
-    mg_constrained_dofs.initialize(dof_handler);
-    mg_constrained_dofs.make_zero_boundary_constraints(dof_handler, {0});
-    const unsigned int           n_levels = tria.n_global_levels();
-    MGLevelObject<LevelOperator> levels(0, n_levels - 1);
-    MGLevelObject<MatrixFreeOperators::MGInterfaceOperator<LevelOperator>>
-        interfaces(0, n_levels - 1);
-    for (unsigned int level = 0; level < n_levels; ++level)
-    {
-      IndexSet level_relevant;
-      DoFTools::extract_locally_relevant_level_dofs(
-          dof_handler, level, level_relevant);
-      AffineConstraints<double> level_constraints(level_relevant);
-      level_constraints.add_lines(
-          mg_constrained_dofs.get_boundary_indices(level));
-      level_constraints.close();
-      typename MatrixFree<dim, float>::AdditionalData data;
-      data.tasks_parallel_scheme = MatrixFree<dim, float>::AdditionalData::none;
-      data.mapping_update_flags  = flags;
-      data.mg_level              = level;
-      auto matrix_free           = std::make_shared<MatrixFree<dim, float>>();
-      matrix_free->reinit(
-          mapping, dof_handler, level_constraints, QGauss<1>(degree + 1), data);
-      levels[level].initialize(matrix_free, mg_constrained_dofs, level);
-      levels[level].set_coefficient(
-          coefficient_table(*matrix_free, mapping, degree + 1));
-      levels[level].compute_diagonal();
-      interfaces[level].initialize(levels[level]);
-    }
-    MGTransferMatrixFree<dim, float> transfer(mg_constrained_dofs);
-    transfer.build(dof_handler);
-
-    using Smoother = PreconditionChebyshev<LevelOperator, VectorF>;
-    mg::SmootherRelaxation<Smoother, VectorF>        smoother;
-    MGLevelObject<typename Smoother::AdditionalData> smoother_data(
-        0, n_levels - 1);
-    for (unsigned int level = 0; level < n_levels; ++level)
-    {
-      auto &data = smoother_data[level];
-      if (level > 0)
-      {
-        data.smoothing_range     = 20.;
-        data.degree              = 5;
-        data.eig_cg_n_iterations = 10;
-      }
-      else
-      {
-        data.smoothing_range     = 1e-3;
-        data.degree              = numbers::invalid_unsigned_int;
-        data.eig_cg_n_iterations = levels[0].m();
-      }
-      data.preconditioner = levels[level].get_matrix_diagonal_inverse();
-    }
-    smoother.initialize(levels, smoother_data);
-    MGCoarseGridApplySmoother<VectorF> coarse(smoother);
-    mg::Matrix<VectorF>                level_matrices(levels);
-    mg::Matrix<VectorF>                interface_matrices(interfaces);
-    Multigrid<VectorF>                 multigrid(
-        level_matrices, coarse, transfer, smoother, smoother);
-    multigrid.set_edge_matrices(interface_matrices, interface_matrices);
-    PreconditionMG<dim, VectorF, MGTransferMatrixFree<dim, float>>
-        preconditioner(dof_handler, multigrid, transfer);
-
+    Step37::CPUOperators<dim, degree> operators;
+    operators.reinit(mapping, dof_handler, constraints, &coefficient);
     VectorD u, f, r;
-    system.initialize_dof_vector(u);
-    system.initialize_dof_vector(f);
-    system.initialize_dof_vector(r);
-    {
-      FEEvaluation<dim, degree, degree + 1, 1, double> phi(
-          *system.get_matrix_free());
-      for (unsigned int batch = 0;
-           batch < system.get_matrix_free()->n_cell_batches();
-           ++batch)
-      {
-        phi.reinit(batch);
-        for (unsigned int q = 0; q < phi.n_q_points; ++q)
-          phi.submit_value(make_vectorized_array(1.), q);
-        phi.integrate(EvaluationFlags::values);
-        phi.distribute_local_to_global(f);
-      }
-      f.compress(VectorOperation::add);
-    }
+    operators.system.initialize_dof_vector(u);
+    operators.system.initialize_dof_vector(r);
+    operators.right_hand_side(f);
     result.setup_solver = Utilities::MPI::max(timer.wall_time(), comm);
 
-    const double  f_norm = f.l2_norm();
-    SolverControl control(200, 1e-8 * f_norm);
-    control.log_result(false);
-    SolverCG<VectorD> cg(control);
     MPI_Barrier(comm);
     timer.restart();
-    try
-    {
-      cg.solve(system, u, f, preconditioner);
-    }
-    catch (const SolverControl::NoConvergence &)
-    {
-    }
+    result.iterations = operators.solve(dof_handler, u, f, 1e-8);
     result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
-    result.iterations = control.last_step();
-    system.vmult(r, u);
+    operators.system.vmult(r, u);
     r.sadd(-1., 1., f);
-    result.residual = r.l2_norm() / f_norm;
+    result.residual = r.l2_norm() / f.l2_norm();
     return result;
   }
 
