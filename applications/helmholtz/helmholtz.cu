@@ -30,6 +30,7 @@
 #include <deal.II/matrix_free/tools.h>
 #include <deal.II/numerics/data_out.h>
 
+#include "../application_main.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -342,65 +343,21 @@ namespace Helmholtz
     if (Utilities::MPI::this_mpi_process(comm) == 0)
       table.write_text(std::cout, TableHandler::org_mode_table);
   }
-
-  template <int dim>
-  void dispatch(const Parameters &param)
-  {
-    switch (param.degree)
-    {
-    case 1:
-      run<dim, 1>(param);
-      break;
-    case 2:
-      run<dim, 2>(param);
-      break;
-    case 3:
-      run<dim, 3>(param);
-      break;
-    case 4:
-      run<dim, 4>(param);
-      break;
-    default:
-      AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
-    }
-  }
 } // namespace Helmholtz
 
 int
 main(int argc, char **argv)
 {
-  try
-  {
-    Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-    ParameterHandler                 prm;
-    Helmholtz::Parameters            param;
-    param.declare(prm);
-    std::string file;
-    bool        device_on_command_line = false;
-    for (int i = 1; i < argc; ++i)
-    {
-      const std::string arg = argv[i];
-      if (arg.rfind("--device", 0) == 0)
-        device_on_command_line = true;
-      else if (arg.rfind("--", 0) != 0)
-        file = arg;
-    }
-    if (!file.empty())
-      prm.parse_input(file);
-    param.parse(prm);
-    if (device_on_command_line || std::getenv("DEALII_GPU_DEVICE") != nullptr)
-      GPU::Device::initialize(argc, argv);
-    else
-      GPU::Device::initialize(param.backend);
-    if (param.dim == 2)
-      Helmholtz::dispatch<2>(param);
-    else
-      Helmholtz::dispatch<3>(param);
-  }
-  catch (const std::exception &e)
-  {
-    std::cerr << "helmholtz failed:\n" << e.what() << std::endl;
-    return 1;
-  }
-  return 0;
+  return Applications::main<Helmholtz::Parameters>(
+      argc,
+      argv,
+      "helmholtz",
+      [](const Helmholtz::Parameters &param,
+         auto                         dim_constant,
+         auto                         degree_constant)
+      {
+        constexpr int dim    = decltype(dim_constant)::value;
+        constexpr int degree = decltype(degree_constant)::value;
+        Helmholtz::run<dim, degree>(param);
+      });
 }

@@ -34,6 +34,7 @@
 #include <deal.II/numerics/error_estimator.h>
 #include <deal.II/numerics/vector_tools.h>
 
+#include "../application_main.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -336,65 +337,21 @@ namespace PoissonApplication
     LinearAlgebra::distributed::Vector<double> solution;
     TableHandler                               table;
   };
-
-  template <int dim>
-  void dispatch(const Parameters &param)
-  {
-    switch (param.degree)
-    {
-    case 1:
-      Problem<dim, 1>(param).run();
-      break;
-    case 2:
-      Problem<dim, 2>(param).run();
-      break;
-    case 3:
-      Problem<dim, 3>(param).run();
-      break;
-    case 4:
-      Problem<dim, 4>(param).run();
-      break;
-    default:
-      AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
-    }
-  }
 } // namespace PoissonApplication
 
 int
 main(int argc, char **argv)
 {
-  try
-  {
-    Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-    ParameterHandler                 prm;
-    PoissonApplication::Parameters   param;
-    param.declare(prm);
-    std::string file;
-    bool        device_on_command_line = false;
-    for (int i = 1; i < argc; ++i)
-    {
-      const std::string arg = argv[i];
-      if (arg.rfind("--device", 0) == 0)
-        device_on_command_line = true;
-      else if (arg.rfind("--", 0) != 0)
-        file = arg;
-    }
-    if (!file.empty())
-      prm.parse_input(file);
-    param.parse(prm);
-    if (device_on_command_line || std::getenv("DEALII_GPU_DEVICE") != nullptr)
-      GPU::Device::initialize(argc, argv);
-    else
-      GPU::Device::initialize(param.backend);
-    if (param.dim == 2)
-      PoissonApplication::dispatch<2>(param);
-    else
-      PoissonApplication::dispatch<3>(param);
-  }
-  catch (const std::exception &e)
-  {
-    std::cerr << "poisson failed:\n" << e.what() << std::endl;
-    return 1;
-  }
-  return 0;
+  return Applications::main<PoissonApplication::Parameters>(
+      argc,
+      argv,
+      "poisson",
+      [](const PoissonApplication::Parameters &param,
+         auto                                  dim_constant,
+         auto                                  degree_constant)
+      {
+        constexpr int dim    = decltype(dim_constant)::value;
+        constexpr int degree = decltype(degree_constant)::value;
+        PoissonApplication::Problem<dim, degree>(param).run();
+      });
 }
