@@ -4,7 +4,8 @@
 # and without it. On a machine without a GPU every test runs on the host
 # backend; on the GPU machine use contrib/gpu/run_tests.sh. The benchmarks
 # are built in the first configuration only (they are run from a CUDA
-# build), which keeps the whole run within CI's 45 minutes on 2 cores.
+# build), which keeps the whole run within CI's 60 minutes on 2 cores
+# (doc/benchmarks.md, "CI time").
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export OMPI_MCA_rmaps_base_oversubscribe=1
