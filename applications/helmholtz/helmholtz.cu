@@ -31,6 +31,7 @@
 #include <deal.II/numerics/data_out.h>
 
 #include "../application_main.h"
+#include "../unit_source_cell.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -98,30 +99,6 @@ namespace Helmholtz
   {
     return 10. / (0.05 + 2. * p.norm_square());
   }
-
-  // Right-hand side (1, v) on the device.
-  template <int dim, int degree>
-  struct RightHandSideCell
-  {
-    static constexpr unsigned int fe_degree     = degree;
-    static constexpr unsigned int n_q_points_1d = degree + 1;
-    static constexpr unsigned int n_components  = 1;
-
-    DEAL_II_GPU_HOST_DEVICE void
-    operator()(const GPU::TeamMember                  &team,
-               const unsigned int                      cell,
-               const GPU::MatrixFreeData<dim, double> &data,
-               const double *,
-               double *dst) const
-    {
-      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
-          team, cell, data);
-      phi.apply_for_each_quad_point([&](auto &p, const unsigned int q)
-                                    { p.submit_value(1., q); });
-      phi.integrate(true, false);
-      phi.distribute_local_to_global(dst);
-    }
-  };
 
   // The same operator on deal.II's CPU MatrixFree, for the reference solve.
   template <int dim, int degree>
@@ -255,7 +232,7 @@ namespace Helmholtz
       op.initialize_dof_vector(u);
       op.initialize_dof_vector(rhs);
       op.get_matrix_free().cell_loop(
-          RightHandSideCell<dim, degree>(), rhs, rhs);
+          Applications::UnitSourceCell<dim, degree>(), rhs, rhs);
       op.get_matrix_free().set_constrained_values(0., rhs);
       DiagonalMatrix<GPU::Vector<double>> jacobi;
       op.compute_inverse_diagonal(jacobi.get_vector());

@@ -35,6 +35,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include "../application_main.h"
+#include "../unit_source_cell.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -132,31 +133,6 @@ namespace PoissonApplication
   {
     return (0.05 / 2. + 2. / 4.) / dim;
   }
-
-  // Right-hand side (1, v) on the device (hanging nodes resolved by the
-  // cell loop).
-  template <int dim, int degree>
-  struct RightHandSideCell
-  {
-    static constexpr unsigned int fe_degree     = degree;
-    static constexpr unsigned int n_q_points_1d = degree + 1;
-    static constexpr unsigned int n_components  = 1;
-
-    DEAL_II_GPU_HOST_DEVICE void
-    operator()(const GPU::TeamMember                  &team,
-               const unsigned int                      cell,
-               const GPU::MatrixFreeData<dim, double> &data,
-               const double *,
-               double *dst) const
-    {
-      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
-          team, cell, data);
-      phi.apply_for_each_quad_point([&](auto &p, const unsigned int q)
-                                    { p.submit_value(1., q); });
-      phi.integrate(true, false);
-      phi.distribute_local_to_global(dst);
-    }
-  };
 
   template <int dim, int degree>
   class Problem
@@ -267,7 +243,7 @@ namespace PoissonApplication
       system.initialize_dof_vector(u);
       system.initialize_dof_vector(f);
       system.get_matrix_free().cell_loop(
-          RightHandSideCell<dim, degree>(), f, f);
+          Applications::UnitSourceCell<dim, degree>(), f, f);
       system.get_matrix_free().set_constrained_values(0., f);
       GPU::Device::synchronize();
       const double gpu_time = Utilities::MPI::max(timer.wall_time(), comm);
