@@ -347,6 +347,14 @@ namespace dealii
       const bool                distributed =
           dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria) !=
           nullptr;
+      const auto *parallel_tria =
+          dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria);
+      AssertThrow(parallel_tria == nullptr ||
+                      parallel_tria->is_multilevel_hierarchy_constructed(),
+                  ExcNotSupportedByMGTransfer(
+                      "a parallel triangulation without its multigrid "
+                      "hierarchy: create it with "
+                      "construct_multigrid_hierarchy"));
       AssertThrow(dof_handler.has_level_dofs(),
                   ExcNotSupportedByMGTransfer(
                       "the DoFHandler has no level DoFs: call "

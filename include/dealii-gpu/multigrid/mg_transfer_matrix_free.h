@@ -13,6 +13,7 @@
 #include <deal.II/base/partitioner.h>
 #include <deal.II/base/smartpointer.h>
 #include <deal.II/multigrid/mg_base.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include <memory>
 #include <vector>
@@ -21,7 +22,6 @@ namespace dealii
 {
   template <int dim, int spacedim>
   class DoFHandler;
-  class MGConstrainedDoFs;
 
   namespace GPU
   {
