@@ -63,6 +63,11 @@ run(const std::vector<unsigned int> &refinements,
                 << x.n_dofs / (x.solve + setup_ours + x.setup_dealii + mesh)
                 << std::setw(8) << x.memory / 1e9 << std::setw(10) << x.residual
                 << std::endl;
+      std::cout << "    operator: ";
+      x.operator_steps.print(std::cout);
+      std::cout << "\n    multigrid: ";
+      x.multigrid_steps.print(std::cout);
+      std::cout << std::endl;
       csv << degree << ',' << kind << ',' << precision << ',' << x.n_dofs << ','
           << x.n_levels << ',' << mesh << ',' << x.setup_dealii << ','
           << x.setup_operator << ',' << x.setup_levels << ','
@@ -78,6 +83,8 @@ main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   GPU::Device::initialize(argc, argv);
+  if (Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
+    GPU::set_setup_progress(&std::cout);
   unsigned int              degree = 2;
   std::vector<unsigned int> refinements{2, 3, 4};
   bool                      adaptive = false, double_cycle = false;

@@ -202,6 +202,8 @@ namespace Helmholtz
           << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
           << std::endl;
     TableHandler table;
+    if (Utilities::MPI::this_mpi_process(comm) == 0)
+      GPU::set_setup_progress(&std::cout);
     for (const unsigned int refinements : param.refinements)
     {
       Timer                                     timer;
@@ -220,6 +222,7 @@ namespace Helmholtz
       AffineConstraints<double> constraints(relevant);
       DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
       constraints.close();
+      const double setup_dealii = timer.wall_time();
 
       GPU::LaplaceOperator<dim, degree, double> op;
       op.reinit(
@@ -238,6 +241,13 @@ namespace Helmholtz
       op.compute_inverse_diagonal(jacobi.get_vector());
       GPU::Device::synchronize();
       const double setup = timer.wall_time();
+      pcout << "  setup " << setup << " s: deal.II (mesh, DoFs, constraints) "
+            << setup_dealii << " s, GPU operator (";
+      if (Utilities::MPI::this_mpi_process(comm) == 0)
+        op.get_setup_timer().print(std::cout);
+      pcout << "), right-hand side and diagonal "
+            << setup - setup_dealii - op.get_setup_timer().total() << " s"
+            << std::endl;
 
       timer.restart();
       SolverControl control(10000, param.tolerance * rhs.l2_norm());
@@ -252,6 +262,7 @@ namespace Helmholtz
       table.add_value("DoFs", dof_handler.n_dofs());
       table.add_value("CG iterations", control.last_step());
       table.add_value("setup [s]", setup);
+      table.add_value("deal.II setup [s]", setup_dealii);
       table.add_value("solve [s]", solve);
       table.add_value("solve DoFs/s",
                       dof_handler.n_dofs() * double(control.last_step()) /
@@ -315,6 +326,7 @@ namespace Helmholtz
     table.set_precision("max|u|", 6);
     table.set_scientific("rel. difference to CPU", true);
     table.set_precision("setup [s]", 2);
+    table.set_precision("deal.II setup [s]", 2);
     table.set_precision("solve [s]", 3);
     pcout << std::endl;
     if (Utilities::MPI::this_mpi_process(comm) == 0)

@@ -157,6 +157,9 @@ namespace PoissonApplication
             << "multigrid V-cycle, on " << GPU::Device::description() << ", "
             << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
             << std::endl;
+      // Steps of our set-up that take half a second or more print a line.
+      if (Utilities::MPI::this_mpi_process(comm) == 0)
+        GPU::set_setup_progress(&std::cout);
       for (unsigned int cycle = 0; cycle < param.cycles; ++cycle)
       {
         Timer timer;
@@ -247,6 +250,13 @@ namespace PoissonApplication
       system.get_matrix_free().set_constrained_values(0., f);
       GPU::Device::synchronize();
       const double gpu_time = Utilities::MPI::max(timer.wall_time(), comm);
+      pcout << "  GPU setup " << gpu_time << " s: operator (";
+      if (Utilities::MPI::this_mpi_process(comm) == 0)
+        system.get_setup_timer().print(std::cout);
+      pcout << "), multigrid (";
+      if (Utilities::MPI::this_mpi_process(comm) == 0)
+        multigrid.get_setup_timer().print(std::cout);
+      pcout << ")" << std::endl;
 
       pcout << "  solving ..." << std::endl;
       SolverControl control(200, param.tolerance * f.l2_norm());

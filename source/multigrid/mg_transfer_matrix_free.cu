@@ -1,5 +1,6 @@
 // GPU::MGTransferMatrixFree: set-up on the host from deal.II's level DoFs,
 // transfer and copy kernels on the device.
+#include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 
@@ -288,6 +289,12 @@ namespace dealii
           const std::shared_ptr<const Utilities::MPI::Partitioner> &external,
           const MPI_Comm                                            comm)
       {
+        // Most entries are owned: drop them before sorting.
+        needed.erase(std::remove_if(needed.begin(),
+                                    needed.end(),
+                                    [&](const types::global_dof_index g)
+                                    { return owned.is_element(g); }),
+                     needed.end());
         std::sort(needed.begin(), needed.end());
         needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
         IndexSet ghosts(owned.size());
@@ -426,36 +433,54 @@ namespace dealii
           fine_global(n_levels), needed(n_levels);
       transfers.resize(n_levels);
       for (unsigned int l = 1; l < n_levels; ++l)
+      {
+        std::vector<typename DoFHandler<dim>::level_cell_iterator> parents;
         for (const auto &cell : dof_handler.mg_cell_iterators_on_level(l - 1))
-        {
-          if (!cell->has_children() || !cell->is_locally_owned_on_level())
-            continue;
-          ++transfers[l].n_coarse_cells;
-          const auto coarse = lexicographic_level_indices(cell);
-          coarse_global[l].insert(
-              coarse_global[l].end(), coarse.begin(), coarse.end());
-          std::vector<types::global_dof_index> lattice(n_components * nfc);
-          for (unsigned int child = 0; child < cell->n_children(); ++child)
-          {
-            const auto fine = lexicographic_level_indices(cell->child(child));
-            for (unsigned int c = 0; c < n_components; ++c)
-              for (unsigned int i = 0; i < nc; ++i)
+          if (cell->has_children() && cell->is_locally_owned_on_level())
+            parents.push_back(cell);
+        transfers[l].n_coarse_cells = parents.size();
+        const unsigned int n_coarse = n_components * nc;
+        const unsigned int n_fine   = n_components * nfc;
+        coarse_global[l].resize(parents.size() * n_coarse);
+        fine_global[l].resize(parents.size() * n_fine);
+        parallel_for_chunks(
+            parents.size(),
+            256,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t k = begin; k < end; ++k)
               {
-                unsigned int p = 0, stride = 1, rest = i;
-                for (unsigned int d = 0; d < dim; ++d, stride *= nf)
+                const auto &cell   = parents[k];
+                const auto  coarse = lexicographic_level_indices(cell);
+                std::copy(coarse.begin(),
+                          coarse.end(),
+                          coarse_global[l].begin() + k * n_coarse);
+                auto *lattice = fine_global[l].data() + k * n_fine;
+                for (unsigned int child = 0; child < cell->n_children();
+                     ++child)
                 {
-                  p += (degree * ((child >> d) & 1) + rest % n1) * stride;
-                  rest /= n1;
+                  const auto fine =
+                      lexicographic_level_indices(cell->child(child));
+                  for (unsigned int c = 0; c < n_components; ++c)
+                    for (unsigned int i = 0; i < nc; ++i)
+                    {
+                      unsigned int p = 0, stride = 1, rest = i;
+                      for (unsigned int d = 0; d < dim; ++d, stride *= nf)
+                      {
+                        p += (degree * ((child >> d) & 1) + rest % n1) * stride;
+                        rest /= n1;
+                      }
+                      lattice[c * nfc + p] = fine[c * nc + i];
+                    }
                 }
-                lattice[c * nfc + p] = fine[c * nc + i];
               }
-          }
-          fine_global[l].insert(
-              fine_global[l].end(), lattice.begin(), lattice.end());
-          needed[l].insert(needed[l].end(), lattice.begin(), lattice.end());
-          needed[l - 1].insert(
-              needed[l - 1].end(), coarse.begin(), coarse.end());
-        }
+            });
+        needed[l].insert(
+            needed[l].end(), fine_global[l].begin(), fine_global[l].end());
+        needed[l - 1].insert(needed[l - 1].end(),
+                             coarse_global[l].begin(),
+                             coarse_global[l].end());
+      }
 
       level_partitioners.resize(n_levels);
       transfer_partitioners.resize(n_levels);
@@ -482,21 +507,32 @@ namespace dealii
         const auto               &fine_part   = *transfer_partitioners[l];
         std::vector<unsigned int> coarse(coarse_global[l].size()),
             fine(fine_global[l].size());
-        for (std::size_t i = 0; i < coarse.size(); ++i)
-        {
-          const types::global_dof_index g = coarse_global[l][i];
-          coarse[i] = internal::local_index(coarse_part, g);
-          if (mg_constrained_dofs != nullptr &&
-              mg_constrained_dofs->is_boundary_index(l - 1, g))
-            coarse[i] |= constrained_dof_flag;
-        }
+        parallel_for_chunks(
+            coarse.size(),
+            8192,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t i = begin; i < end; ++i)
+              {
+                const types::global_dof_index g = coarse_global[l][i];
+                coarse[i] = internal::local_index(coarse_part, g);
+                if (mg_constrained_dofs != nullptr &&
+                    mg_constrained_dofs->is_boundary_index(l - 1, g))
+                  coarse[i] |= constrained_dof_flag;
+              }
+            });
+        parallel_for_chunks(fine.size(),
+                            8192,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t i = begin; i < end; ++i)
+                                fine[i] = internal::local_index(
+                                    fine_part, fine_global[l][i]);
+                            });
         LinearAlgebra::distributed::Vector<double> touched(
             transfer_partitioners[l]);
         for (std::size_t i = 0; i < fine.size(); ++i)
-        {
-          fine[i] = internal::local_index(fine_part, fine_global[l][i]);
           touched.local_element(fine[i]) += 1.;
-        }
         touched.compress(VectorOperation::add);
         touched.update_ghost_values();
         std::vector<Number> weights(fine_part.locally_owned_size() +
@@ -524,41 +560,66 @@ namespace dealii
       std::vector<std::vector<
           std::pair<types::global_dof_index, types::global_dof_index>>>
           to_level(n_levels), from_level(n_levels);
-      std::vector<types::global_dof_index> global_indices(dofs_per_cell),
-          level_indices(dofs_per_cell);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
         const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
-        std::vector<types::global_dof_index> send;
+        std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
         for (const auto &cell : dof_handler.active_cell_iterators_on_level(l))
-        {
-          if (distributed &&
-              (cell->level_subdomain_id() == numbers::artificial_subdomain_id ||
-               cell->subdomain_id() == numbers::artificial_subdomain_id))
-            continue;
-          cell->get_dof_indices(global_indices);
-          cell->get_mg_dof_indices(level_indices);
-          for (unsigned int i = 0; i < dofs_per_cell; ++i)
-          {
-            const types::global_dof_index g = global_indices[i],
-                                          m = level_indices[i];
-            if (mg_constrained_dofs != nullptr &&
-                mg_constrained_dofs->at_refinement_edge(l, m))
-              continue;
-            const bool global_mine = owned_global.is_element(g);
-            const bool level_mine  = owned_level.is_element(m);
-            if (global_mine)
+          if (!distributed ||
+              (cell->level_subdomain_id() != numbers::artificial_subdomain_id &&
+               cell->subdomain_id() != numbers::artificial_subdomain_id))
+            cells.push_back(cell);
+        // Per chunk of cells, in the cells' order (the same lists on any
+        // number of threads).
+        constexpr std::size_t grain    = 1024;
+        const std::size_t     n_chunks = (cells.size() + grain - 1) / grain;
+        std::vector<std::vector<
+            std::pair<types::global_dof_index, types::global_dof_index>>>
+            chunk_to(n_chunks), chunk_from(n_chunks);
+        std::vector<std::vector<types::global_dof_index>> chunk_send(n_chunks);
+        parallel_for_chunks(
+            cells.size(),
+            grain,
+            [&](const std::size_t begin, const std::size_t end)
             {
-              from_level[l].emplace_back(g, m);
-              if (level_mine)
-                to_level[l].emplace_back(m, g);
-              else
+              std::vector<types::global_dof_index> global_indices(
+                  dofs_per_cell),
+                  level_indices(dofs_per_cell);
+              auto &to   = chunk_to[begin / grain];
+              auto &from = chunk_from[begin / grain];
+              auto &send = chunk_send[begin / grain];
+              for (std::size_t k = begin; k < end; ++k)
               {
-                send.push_back(g);
-                send.push_back(m);
+                cells[k]->get_dof_indices(global_indices);
+                cells[k]->get_mg_dof_indices(level_indices);
+                for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                {
+                  const types::global_dof_index g = global_indices[i],
+                                                m = level_indices[i];
+                  if (mg_constrained_dofs != nullptr &&
+                      mg_constrained_dofs->at_refinement_edge(l, m))
+                    continue;
+                  if (!owned_global.is_element(g))
+                    continue;
+                  from.emplace_back(g, m);
+                  if (owned_level.is_element(m))
+                    to.emplace_back(m, g);
+                  else
+                  {
+                    send.push_back(g);
+                    send.push_back(m);
+                  }
+                }
               }
-            }
-          }
+            });
+        std::vector<types::global_dof_index> send;
+        for (std::size_t c = 0; c < n_chunks; ++c)
+        {
+          to_level[l].insert(
+              to_level[l].end(), chunk_to[c].begin(), chunk_to[c].end());
+          from_level[l].insert(
+              from_level[l].end(), chunk_from[c].begin(), chunk_from[c].end());
+          send.insert(send.end(), chunk_send[c].begin(), chunk_send[c].end());
         }
         if (distributed && Utilities::MPI::n_mpi_processes(comm) > 1)
         {

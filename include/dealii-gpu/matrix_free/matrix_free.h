@@ -6,7 +6,10 @@
 #include <dealii-gpu/base/config.h>
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/matrix_free/mapping_info.h>
+#include <dealii-gpu/matrix_free/shape_info.h>
 
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/partitioner.h>
@@ -436,8 +439,12 @@ namespace dealii
 
       /**
        * Evaluate a coefficient at every quadrature point of every cell (on
-       * the host, from the stored quadrature points; reinit with
-       * update_quadrature_points) into @p values, laid out [cell * n_q + q].
+       * the host, from the quadrature points kept on the device; reinit
+       * with update_quadrature_points) into @p values, laid out [cell * n_q
+       * + q]. The points come to the host in batches of cells, and
+       * @p coefficient is called from n_setup_threads() threads at once: it
+       * must be safe to call concurrently (as a const Function::value()
+       * is).
        */
       template <typename CoefficientFunction>
       void evaluate_coefficient(const CoefficientFunction &coefficient,
@@ -538,7 +545,17 @@ namespace dealii
       const std::vector<std::pair<unsigned int, unsigned int>> &
       get_colors() const;
 
+      /** Bytes of the active backend's memory (the device's on CUDA)
+       *  this object holds. */
       std::size_t memory_consumption() const;
+
+      /** Bytes of host memory this object keeps after reinit(). */
+      std::size_t host_memory_consumption() const;
+
+      /** Wall-clock seconds of reinit()'s steps: cells, dof indices,
+       *  partitioner, local indices, structured blocks, coloring, cell
+       *  phases, upload indices, geometry (field), shape data. */
+      const SetupTimer &get_setup_timer() const;
 
     private:
       MatrixFreeData<dim, Number>                        data;
@@ -547,24 +564,17 @@ namespace dealii
       Array<unsigned int>                                block_interior_first;
       Array<unsigned int>                                block_surface;
       unsigned int                                       block_refinements = 0;
-      Array<Number>                                      inverse_jacobian;
-      Array<Number>                                      JxW;
-      Array<Number>                                      quadrature_points;
-      Array<Number>                                      cell_centers;
-      Array<double>                                      geometry_field;
-      Array<unsigned int>                                geometry_indices;
-      Array<Number>                                      quadrature_weights;
-      Array<Number>                                      shape_values;
-      Array<Number>                                      collocation_gradients;
+      internal::MappingInfo<dim, Number>                 geometry;
+      internal::ShapeInfo<Number>                        shape;
       Array<unsigned int>                                constrained_indices;
       Array<unsigned int>                                hanging_masks;
       Array<Number>                                      hanging_interpolation;
       unsigned int                                       n_hanging_cells = 0;
       unsigned int                                       cells_per_block = 1;
       // Of the one-thread-per-point launch that structured cells take.
-      unsigned int            structured_cells_per_block = 1;
-      bool                    thread_per_cell            = false;
-      std::vector<Point<dim>> host_quadrature_points;
+      unsigned int structured_cells_per_block = 1;
+      bool         thread_per_cell            = false;
+      SetupTimer   setup_timer;
       std::vector<std::pair<unsigned int, unsigned int>> colors;
       // Per color: [first, p1) and [p2, last) touch no ghosts, [p1, p2)
       // does: {first, p1, p2, last}.
@@ -630,14 +640,29 @@ namespace dealii
                   ExcNotSupportedByMatrixFree(
                       "the quadrature points were freed by release_geometry()"
                       "; evaluate coefficients before releasing"));
-      AssertThrow(host_quadrature_points.size() ==
-                      std::size_t(data.n_cells) * data.n_q_points,
+      AssertThrow(data.n_cells == 0 || geometry.has_points(),
                   ExcMessage("evaluate_coefficient needs the quadrature points:"
                              " reinit with update_quadrature_points."));
-      std::vector<Number> host(host_quadrature_points.size());
-      for (std::size_t i = 0; i < host.size(); ++i)
-        host[i] = coefficient(host_quadrature_points[i]);
-      values.copy_from(host);
+      values.resize(std::size_t(data.n_cells) * data.n_q_points);
+      Number *const values_data = values.data();
+      geometry.for_each_points_batch(
+          [&](const unsigned int first, const std::vector<Point<dim>> &points)
+          {
+            std::vector<Number> host(points.size());
+            parallel_for_chunks(
+                points.size(),
+                4096,
+                [&](const std::size_t begin, const std::size_t end)
+                {
+                  for (std::size_t i = begin; i < end; ++i)
+                    host[i] = coefficient(points[i]);
+                });
+            Memory::copy_to_backend(values.backend(),
+                                    values_data +
+                                        std::size_t(first) * data.n_q_points,
+                                    host.data(),
+                                    host.size() * sizeof(Number));
+          });
     }
 
     template <int dim, typename Number>

@@ -95,9 +95,12 @@ namespace dealii
         const unsigned int n_levels =
             dof_handler.get_triangulation().n_global_levels();
         Timer timer;
+        setup_timer = SetupTimer("GPU::MultigridPreconditioner");
+        setup_timer.start("MGConstrainedDoFs");
         mg_constrained_dofs.initialize(dof_handler);
         mg_constrained_dofs.make_zero_boundary_constraints(
             dof_handler, dirichlet_boundary_ids);
+        setup_timer.stop();
         // Release what refers to the old levels before replacing them.
         interface_matrices.reset();
         level_matrices.reset();
@@ -111,6 +114,7 @@ namespace dealii
             partitioners(n_levels);
         for (unsigned int level = 0; level < n_levels; ++level)
         {
+          setup_timer.start("level constraints");
           IndexSet relevant;
           DoFTools::extract_locally_relevant_level_dofs(
               dof_handler, level, relevant);
@@ -119,8 +123,11 @@ namespace dealii
           level_constraints.add_lines(
               mg_constrained_dofs.get_boundary_indices(level));
           level_constraints.close();
+          setup_timer.stop();
           operators[level].reinit(
               mapping, dof_handler, level_constraints, diffusion, {}, level);
+          setup_timer.add(operators[level].get_setup_timer());
+          setup_timer.start("edge operators");
           partitioners[level] =
               operators[level].get_matrix_free().get_vector_partitioner();
           level_operators[level].initialize(
@@ -129,12 +136,16 @@ namespace dealii
           has_refinement_edge = has_refinement_edge ||
                                 level_operators[level].has_refinement_edge();
         }
+        setup_timer.stop();
         times.level_operators = timer.wall_time();
         timer.restart();
+        setup_timer.start("transfer");
         transfer.initialize_constraints(mg_constrained_dofs);
         transfer.build(dof_handler, partitioners);
+        setup_timer.stop();
         times.transfer = timer.wall_time();
         timer.restart();
+        setup_timer.start("smoothers");
 
         MGLevelObject<typename Smoother::AdditionalData> smoother_data(
             0, n_levels - 1);
@@ -161,6 +172,7 @@ namespace dealii
         }
         smoother.initialize(level_operators, smoother_data);
         coarse.initialize(smoother);
+        setup_timer.stop();
         times.smoothers = timer.wall_time();
 
         level_matrices.initialize(level_operators);
@@ -202,6 +214,10 @@ namespace dealii
 
       const SetupTimes &get_setup_times() const { return times; }
 
+      /** Seconds of initialize()'s steps, the levels' GPU::MatrixFree
+       *  steps summed over the levels. */
+      const SetupTimer &get_setup_timer() const { return setup_timer; }
+
       /** Device bytes of the level operators and the transfer. */
       std::size_t memory_consumption() const
       {
@@ -237,6 +253,7 @@ namespace dealii
                                      MGTransferMatrixFree<dim, LevelNumber>>>
                  preconditioner;
       SetupTimes times;
+      SetupTimer setup_timer;
     };
   } // namespace GPU
 } // namespace dealii

@@ -57,6 +57,8 @@ namespace dealii
             mg_level);
         matrix_free.reinit(
             mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
+        setup_timer = matrix_free.get_setup_timer();
+        setup_timer.start("coefficients");
         coefficients = LaplaceCoefficients<Number>();
         matrix_free.evaluate_coefficient([&](const Point<dim> &p)
                                          { return Number(diffusion(p)); },
@@ -69,7 +71,12 @@ namespace dealii
                                            reaction_values);
           coefficients.reaction = reaction_values.data();
         }
+        setup_timer.stop();
       }
+
+      /** Seconds of reinit()'s steps: GPU::MatrixFree's and the
+       *  coefficients'. */
+      const SetupTimer &get_setup_timer() const { return setup_timer; }
 
       void initialize_dof_vector(VectorType &vector) const
       {
@@ -158,6 +165,7 @@ namespace dealii
       Array<Number>               diffusion_values;
       Array<Number>               reaction_values;
       LaplaceCoefficients<Number> coefficients;
+      SetupTimer                  setup_timer;
     };
   } // namespace GPU
 } // namespace dealii

@@ -1,0 +1,92 @@
+// The geometry side of GPU::MatrixFree::reinit(): Jacobians, JxW,
+// quadrature points or the mapping field on the device.
+#ifndef dealii_gpu_matrix_free_mapping_info_h
+#define dealii_gpu_matrix_free_mapping_info_h
+
+#include <dealii-gpu/base/memory.h>
+#include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/matrix_free/dof_info.h>
+
+#include <deal.II/base/point.h>
+#include <deal.II/base/quadrature.h>
+#include <deal.II/fe/mapping.h>
+
+#include <functional>
+#include <vector>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    enum class GeometryStorage;
+
+    namespace internal
+    {
+      /**
+       * The cells' geometry on the device, in the layouts of
+       * MatrixFreeData, for the cells of a DoFInfo in the order @p order.
+       *
+       * For MappingQ(p) (and classes derived from it, such as
+       * MappingQCache and MappingQEulerian) and MappingCartesian, the host
+       * computes only each cell's mapping support points ((p + 1)^dim
+       * points, on the setup threads, in batches of cells) and a kernel
+       * interpolates them to the quadrature points: points, Jacobians,
+       * their inverses and JxW. Other mappings fill FEValues on the host
+       * threads. GeometryStorage::field is built on the host threads from
+       * the mapping at the element's support points.
+       */
+      template <int dim, typename Number>
+      class MappingInfo
+      {
+      public:
+        /** @p store_points keeps the quadrature points (for coefficients,
+         *  points_at()) whatever the storage. */
+        void reinit(const Mapping<dim>              &mapping,
+                    const DoFInfo<dim>              &dof_info,
+                    const std::vector<unsigned int> &order,
+                    const Quadrature<1>             &quadrature,
+                    const GeometryStorage            storage,
+                    const bool                       store_points,
+                    SetupTimer                      &timer);
+
+        /** Free the geometry (inverse Jacobians, JxW, points, field). */
+        void clear();
+
+        /** Whether the quadrature points are kept. */
+        bool has_points() const;
+
+        /**
+         * Calls f(first, points) for consecutive batches of cells, points
+         * holding the quadrature points of cells first, first + 1, ...
+         * (n_q_points each), copied from the device.
+         */
+        void for_each_points_batch(
+            const std::function<void(
+                const unsigned int, const std::vector<Point<dim>> &)> &f) const;
+
+        std::size_t memory_consumption() const;
+
+        /** The MappingQ degree, 1 for MappingCartesian, else
+         *  numbers::invalid_unsigned_int. */
+        unsigned int mapping_degree = numbers::invalid_unsigned_int;
+        unsigned int n_q_points     = 0;
+        unsigned int n_cells        = 0;
+
+        Array<Number>       inverse_jacobian;
+        Array<Number>       JxW;
+        Array<Number>       quadrature_points;
+        Array<Number>       cell_centers;
+        Array<double>       geometry_field;
+        Array<unsigned int> geometry_indices;
+        Array<Number>       quadrature_weights;
+      };
+
+      /** The degree of a MappingQ (or derived), 1 for MappingCartesian,
+       *  numbers::invalid_unsigned_int for other mappings. */
+      template <int dim>
+      unsigned int polynomial_mapping_degree(const Mapping<dim> &mapping);
+    } // namespace internal
+  }   // namespace GPU
+} // namespace dealii
+
+#endif

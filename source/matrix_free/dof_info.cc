@@ -1,0 +1,205 @@
+#include <dealii-gpu/matrix_free/dof_info.h>
+#include <dealii-gpu/matrix_free/matrix_free.h>
+
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_tools.h>
+
+#include "hanging_node_setup.h"
+#include <algorithm>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      template <int dim>
+      template <typename ConstraintNumber>
+      void DoFInfo<dim>::reinit(
+          const DoFHandler<dim>                     &dof_handler,
+          const AffineConstraints<ConstraintNumber> &constraints,
+          const unsigned int                         mg_level,
+          SetupTimer                                &timer)
+      {
+        const FiniteElement<dim> &fe = dof_handler.get_fe();
+        const auto &fe_q = dynamic_cast<const FE_Q<dim> &>(fe.base_element(0));
+        degree           = fe_q.degree;
+        n_components     = fe.element_multiplicity(0);
+        dofs_per_cell    = fe.n_dofs_per_cell();
+        on_level         = mg_level != numbers::invalid_unsigned_int;
+        lexicographic =
+            FETools::lexicographic_to_hierarchic_numbering<dim>(degree);
+        const unsigned int n_lex = lexicographic.size();
+
+        timer.start("cells");
+        cells.clear();
+        if (on_level)
+        {
+          for (const auto &cell :
+               dof_handler.mg_cell_iterators_on_level(mg_level))
+            if (cell->is_locally_owned_on_level())
+              cells.push_back(cell);
+        }
+        else
+          for (const auto &cell : dof_handler.active_cell_iterators())
+            if (cell->is_locally_owned())
+              cells.push_back(cell);
+        const std::size_t n_cells = cells.size();
+
+        // DoF indices in lexicographic order per component.
+        std::vector<unsigned int> system_index(dofs_per_cell);
+        for (unsigned int comp = 0; comp < n_components; ++comp)
+          for (unsigned int i = 0; i < n_lex; ++i)
+            system_index[comp * n_lex + i] =
+                fe.component_to_system_index(comp, lexicographic[i]);
+        const auto lexicographic_indices = [&](const CellIterator &cell)
+        {
+          std::vector<types::global_dof_index> hierarchic(dofs_per_cell),
+              result(dofs_per_cell);
+          if (on_level)
+            cell->get_mg_dof_indices(hierarchic);
+          else
+            cell->get_active_or_mg_dof_indices(hierarchic);
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
+            result[i] = hierarchic[system_index[i]];
+          return result;
+        };
+
+        // Global indices, the hanging ones replaced by the coarse DoFs.
+        timer.start("dof indices");
+        resolve_hanging =
+            !on_level && dof_handler.get_triangulation().has_hanging_nodes();
+        masks.assign(n_cells, 0u);
+        hanging_interpolation.assign(2 * (degree + 1) * (degree + 1), 0.);
+        std::vector<types::global_dof_index>   global(n_cells * dofs_per_cell);
+        std::unique_ptr<HangingNodeSetup<dim>> hanging;
+        if (resolve_hanging)
+        {
+          hanging = std::make_unique<HangingNodeSetup<dim>>(
+              dof_handler, degree, lexicographic);
+          hanging_interpolation = hanging->interpolation_matrices();
+        }
+        constexpr std::size_t                             grain = 512;
+        std::vector<std::vector<types::global_dof_index>> coarse_of_chunk(
+            (n_cells + grain - 1) / grain);
+        parallel_for_chunks(
+            n_cells,
+            grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::vector<types::global_dof_index> fine, substituted;
+              auto &coarse = coarse_of_chunk[begin / grain];
+              for (std::size_t c = begin; c < end; ++c)
+              {
+                unsigned int mask = 0;
+                if (hanging)
+                  mask = hanging->substitute(
+                      cells[c], lexicographic_indices, fine, substituted);
+                if (mask != 0)
+                {
+                  hanging->check_constraints(
+                      mask, fine, substituted, constraints);
+                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                    if (substituted[i] != fine[i])
+                      coarse.push_back(substituted[i]);
+                  masks[c] = mask;
+                }
+                else
+                  substituted = lexicographic_indices(cells[c]);
+                std::copy(substituted.begin(),
+                          substituted.end(),
+                          global.begin() + c * dofs_per_cell);
+              }
+            });
+        n_hanging_cells =
+            std::count_if(masks.begin(),
+                          masks.end(),
+                          [](const unsigned int m) { return m != 0; });
+        std::vector<types::global_dof_index> coarse_dofs;
+        for (const auto &coarse : coarse_of_chunk)
+          coarse_dofs.insert(coarse_dofs.end(), coarse.begin(), coarse.end());
+        coarse_of_chunk.clear();
+
+        // Vector layout: owned DoFs, then the other DoFs the cells touch.
+        timer.start("partitioner");
+        owned = on_level ? dof_handler.locally_owned_mg_dofs(mg_level)
+                         : dof_handler.locally_owned_dofs();
+        IndexSet active =
+            on_level ? DoFTools::extract_locally_active_level_dofs(dof_handler,
+                                                                   mg_level)
+                     : DoFTools::extract_locally_active_dofs(dof_handler);
+        std::sort(coarse_dofs.begin(), coarse_dofs.end());
+        coarse_dofs.erase(std::unique(coarse_dofs.begin(), coarse_dofs.end()),
+                          coarse_dofs.end());
+        active.add_indices(coarse_dofs.begin(), coarse_dofs.end());
+        active.subtract_set(owned);
+        partitioner = std::make_shared<Utilities::MPI::Partitioner>(
+            owned, active, dof_handler.get_triangulation().get_communicator());
+        AssertThrow(partitioner->locally_owned_size() +
+                            partitioner->n_ghost_indices() <
+                        constrained_dof_flag,
+                    ExcNotSupportedByMatrixFree(
+                        "more than 2^31 - 1 DoFs on one MPI rank"));
+
+        // Local indices; Dirichlet-constrained DoFs keep theirs, flagged.
+        timer.start("local indices");
+        indices.resize(global.size());
+        touches_ghosts.assign(n_cells, 0);
+        const unsigned int n_owned = partitioner->locally_owned_size();
+        parallel_for_chunks(
+            n_cells,
+            grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t c = begin; c < end; ++c)
+                for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                {
+                  const std::size_t             k = c * dofs_per_cell + i;
+                  const types::global_dof_index g = global[k];
+                  unsigned int local = partitioner->global_to_local(g);
+                  if (constraints.is_constrained(g))
+                  {
+                    local |= constrained_dof_flag;
+                    const auto *entries = constraints.get_constraint_entries(g);
+                    AssertThrow(
+                        entries == nullptr || entries->empty(),
+                        ExcNotSupportedByMatrixFree(
+                            "the constraint on DoF " + std::to_string(g) +
+                            " couples it to other DoFs but is not a hanging "
+                            "node of a face or edge next to a cell one level "
+                            "coarser (periodicity, a general constraint, or "
+                            "a mesh whose level difference at vertices is "
+                            "not limited); supported are Dirichlet rows and "
+                            "such hanging nodes"));
+                  }
+                  else if (local >= n_owned)
+                    touches_ghosts[c] = 1;
+                  indices[k] = local;
+                }
+            });
+        global.clear();
+        global.shrink_to_fit();
+        constrained_owned.clear();
+        for (const auto g : owned)
+          if (constraints.is_constrained(g))
+            constrained_owned.push_back(partitioner->global_to_local(g));
+        timer.stop();
+      }
+
+#define DEALII_GPU_INSTANTIATE(dim)                                            \
+  template class DoFInfo<dim>;                                                 \
+  template void DoFInfo<dim>::reinit(const DoFHandler<dim> &,                  \
+                                     const AffineConstraints<float> &,         \
+                                     const unsigned int,                       \
+                                     SetupTimer &);                            \
+  template void DoFInfo<dim>::reinit(const DoFHandler<dim> &,                  \
+                                     const AffineConstraints<double> &,        \
+                                     const unsigned int,                       \
+                                     SetupTimer &);
+      DEALII_GPU_INSTANTIATE(2)
+      DEALII_GPU_INSTANTIATE(3)
+#undef DEALII_GPU_INSTANTIATE
+    } // namespace internal
+  }   // namespace GPU
+} // namespace dealii

@@ -1,0 +1,604 @@
+#include <dealii-gpu/base/exceptions.h>
+#include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/matrix_free/mapping_info.h>
+#include <dealii-gpu/matrix_free/matrix_free.h>
+
+#include <deal.II/base/polynomial.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_cartesian.h>
+#include <deal.II/fe/mapping_q.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      template <int dim>
+      unsigned int polynomial_mapping_degree(const Mapping<dim> &mapping)
+      {
+        if (const auto *mapping_q =
+                dynamic_cast<const MappingQ<dim, dim> *>(&mapping))
+          return mapping_q->get_degree();
+        if (dynamic_cast<const MappingCartesian<dim, dim> *>(&mapping) !=
+            nullptr)
+          return 1;
+        return numbers::invalid_unsigned_int;
+      }
+
+      namespace
+      {
+        // Cells per batch of the host's mapping support points.
+        constexpr unsigned int cells_per_batch = 1u << 15;
+
+        // Host threads' chunks of cells.
+        constexpr std::size_t cell_grain = 256;
+
+        // GeometryStorage::field: the mapped positions of the support points
+        // of FE_Q(degree), one node per DoF of the first component. With
+        // nodes_are_dofs the node of a DoF is its local vector index, so the
+        // kernel reads the field through the DoF indices (no node list; the
+        // field then follows the DoF numbering, see
+        // DoFRenumbering::matrix_free_data_locality); else the nodes are
+        // numbered in the order the cells first touch them and `nodes` lists
+        // each cell's. Each cell's nodes are its own DoFs (also on hanging
+        // faces and Dirichlet boundaries), so the field reproduces every
+        // cell's mapping; a node that two cells place differently means a
+        // mapping that is not continuous, which is refused. The positions
+        // are computed on the setup threads, the nodes numbered after.
+        template <int dim, typename Number>
+        void build_geometry_field(const Mapping<dim>              &mapping,
+                                  const DoFInfo<dim>              &dof_info,
+                                  const std::vector<unsigned int> &order,
+                                  const bool                 nodes_are_dofs,
+                                  std::vector<double>       &field,
+                                  std::vector<unsigned int> &nodes,
+                                  std::vector<Number>       &centers)
+        {
+          const auto        &cells = dof_info.cells;
+          const auto        &fe = cells.empty() ? nullptr : &cells[0]->get_fe();
+          const unsigned int n  = dof_info.lexicographic.size();
+          const unsigned int n_cells     = order.size();
+          const auto        &partitioner = *dof_info.partitioner;
+          constexpr bool     with_centers =
+              points_relative_to_cell_centers<Number>();
+          centers.resize(with_centers ? std::size_t(n_cells) * dim : 0);
+          const unsigned int n_local =
+              partitioner.locally_owned_size() + partitioner.n_ghost_indices();
+          field.assign(nodes_are_dofs ? std::size_t(n_local) * dim : 0, 0.);
+          nodes.resize(nodes_are_dofs ? 0 : std::size_t(n_cells) * n);
+          if (n_cells == 0)
+            return;
+          const FE_Q<dim> &fe_q =
+              dynamic_cast<const FE_Q<dim> &>(fe->base_element(0));
+          std::vector<Point<dim>> support(n);
+          for (unsigned int i = 0; i < n; ++i)
+            support[i] =
+                fe_q.get_unit_support_points()[dof_info.lexicographic[i]];
+          const Quadrature<dim> support_quadrature(support);
+          // Per cell: positions and local indices of its nodes.
+          std::vector<Point<dim>>   positions(std::size_t(n_cells) * n);
+          std::vector<unsigned int> local(std::size_t(n_cells) * n);
+          std::vector<double>       tolerance(n_cells);
+          parallel_for_chunks(
+              n_cells,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                FEValues<dim>                        fe_values(mapping,
+                                        fe_q,
+                                        support_quadrature,
+                                        update_quadrature_points);
+                std::vector<types::global_dof_index> indices(
+                    fe->n_dofs_per_cell());
+                for (std::size_t c = begin; c < end; ++c)
+                {
+                  const auto &cell = cells[order[c]];
+                  if (dof_info.on_level)
+                    cell->get_mg_dof_indices(indices);
+                  else
+                    cell->get_active_or_mg_dof_indices(indices);
+                  fe_values.reinit(
+                      typename Triangulation<dim>::cell_iterator(cell));
+                  tolerance[c] = 1e-10 * cell->diameter();
+                  Point<dim> center;
+                  for (unsigned int i = 0; i < n; ++i)
+                  {
+                    const types::global_dof_index g =
+                        indices[fe->component_to_system_index(
+                            0, dof_info.lexicographic[i])];
+                    AssertThrow(partitioner.in_local_range(g) ||
+                                    partitioner.is_ghost_entry(g),
+                                ExcInternalError());
+                    local[c * n + i]     = partitioner.global_to_local(g);
+                    positions[c * n + i] = fe_values.quadrature_point(i);
+                    center += positions[c * n + i];
+                  }
+                  center /= n;
+                  for (unsigned int d = 0; d < dim && with_centers; ++d)
+                    centers[c * dim + d] = center[d];
+                }
+              });
+          std::vector<unsigned int> node_of_local(
+              n_local, numbers::invalid_unsigned_int);
+          unsigned int n_nodes = 0;
+          for (std::size_t c = 0; c < n_cells; ++c)
+            for (unsigned int i = 0; i < n; ++i)
+            {
+              const Point<dim> &x    = positions[c * n + i];
+              unsigned int     &node = node_of_local[local[c * n + i]];
+              if (node == numbers::invalid_unsigned_int)
+              {
+                node = nodes_are_dofs ? local[c * n + i] : n_nodes++;
+                if (!nodes_are_dofs)
+                  field.resize(std::size_t(n_nodes) * dim);
+                for (unsigned int d = 0; d < dim; ++d)
+                  field[std::size_t(node) * dim + d] = x[d];
+              }
+              else
+                for (unsigned int d = 0; d < dim; ++d)
+                  if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
+                      tolerance[c])
+                  {
+                    std::ostringstream message;
+                    message << "GeometryStorage::field with a mapping that is "
+                               "not continuous between cells: the cells next "
+                               "to the support point "
+                            << x
+                            << " map it to different places; use "
+                               "GeometryStorage::points or jacobians";
+                    AssertThrow(false,
+                                ExcNotSupportedByMatrixFree(message.str()));
+                  }
+              if (!nodes_are_dofs)
+                nodes[c * n + i] = node;
+            }
+        }
+
+      } // namespace
+
+      // Interpolates the mapping support points of cells [first, first +
+      // n) (X: [(cell - first) n_support + i] dim doubles, lexicographic)
+      // to the quadrature points: points (relative to the cell centers
+      // where given or kept), inverse Jacobians and JxW, each where its
+      // pointer is not nullptr. The 1D matrices hold the Lagrange
+      // polynomials on the support points at the quadrature points
+      // ([q * n_support_1d + i]) and their means over the points.
+      template <int dim, typename Number>
+      void interpolate_geometry(const unsigned int first,
+                                const unsigned int n,
+                                const unsigned int n_support_1d,
+                                const unsigned int n_q_1d,
+                                const double      *X,
+                                const double      *values,
+                                const double      *derivatives,
+                                const double      *means,
+                                const double      *weights,
+                                const bool         centers_given,
+                                Number            *centers,
+                                Number            *points,
+                                Number            *inverse_jacobian,
+                                Number            *JxW)
+      {
+        const unsigned int n_q       = Utilities::pow(n_q_1d, dim);
+        const unsigned int n_support = Utilities::pow(n_support_1d, dim);
+        parallel_for(
+            "MappingInfo::interpolate_geometry",
+            std::size_t(n) * n_q,
+            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+            {
+              const unsigned int b    = k / n_q;
+              const unsigned int q    = k % n_q;
+              const std::size_t  cell = std::size_t(first) + b;
+              unsigned int       q_1d[dim];
+              for (unsigned int d = 0, rest = q; d < dim; ++d, rest /= n_q_1d)
+                q_1d[d] = rest % n_q_1d;
+              double        x[dim] = {}, center[dim] = {}, J[dim][dim] = {};
+              const double *cell_X = X + std::size_t(b) * n_support * dim;
+              for (unsigned int i = 0; i < n_support; ++i)
+              {
+                double v[dim], g[dim], m = 1.;
+                for (unsigned int d = 0, rest = i; d < dim;
+                     ++d, rest /= n_support_1d)
+                {
+                  const unsigned int j = rest % n_support_1d;
+                  v[d]                 = values[q_1d[d] * n_support_1d + j];
+                  g[d] = derivatives[q_1d[d] * n_support_1d + j];
+                  m *= means[j];
+                }
+                double N = 1., dN[dim];
+                for (unsigned int e = 0; e < dim; ++e)
+                {
+                  N *= v[e];
+                  dN[e] = g[e];
+                  for (unsigned int f = 0; f < dim; ++f)
+                    if (f != e)
+                      dN[e] *= v[f];
+                }
+                for (unsigned int d = 0; d < dim; ++d)
+                {
+                  const double value = cell_X[i * dim + d];
+                  x[d] += N * value;
+                  center[d] += m * value;
+                  for (unsigned int e = 0; e < dim; ++e)
+                    J[d][e] += dN[e] * value;
+                }
+              }
+              if (points != nullptr)
+                for (unsigned int d = 0; d < dim; ++d)
+                {
+                  double origin = 0;
+                  if (centers != nullptr)
+                  {
+                    if (centers_given)
+                      origin = centers[cell * dim + d];
+                    else
+                    {
+                      origin = center[d];
+                      if (q == 0)
+                        centers[cell * dim + d] = Number(center[d]);
+                    }
+                  }
+                  points[(cell * dim + d) * n_q + q] = Number(x[d] - origin);
+                }
+              if (inverse_jacobian != nullptr)
+              {
+                double inverse[dim][dim], det;
+                if constexpr (dim == 2)
+                {
+                  det           = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+                  inverse[0][0] = J[1][1] / det;
+                  inverse[0][1] = -J[0][1] / det;
+                  inverse[1][0] = -J[1][0] / det;
+                  inverse[1][1] = J[0][0] / det;
+                }
+                else
+                {
+                  const double c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+                  const double c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+                  const double c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+                  det           = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+                  inverse[0][0] = c00 / det;
+                  inverse[1][0] = c01 / det;
+                  inverse[2][0] = c02 / det;
+                  inverse[0][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) / det;
+                  inverse[1][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) / det;
+                  inverse[2][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) / det;
+                  inverse[0][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) / det;
+                  inverse[1][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) / det;
+                  inverse[2][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) / det;
+                }
+                for (unsigned int d = 0; d < dim; ++d)
+                  for (unsigned int e = 0; e < dim; ++e)
+                    inverse_jacobian[(cell * dim * dim + d * dim + e) * n_q +
+                                     q] = Number(inverse[d][e]);
+                JxW[cell * n_q + q] = Number(det * weights[q]);
+              }
+            });
+      }
+
+      template <int dim, typename Number>
+      void
+      MappingInfo<dim, Number>::reinit(const Mapping<dim> &mapping,
+                                       const DoFInfo<dim> &dof_info,
+                                       const std::vector<unsigned int> &order,
+                                       const Quadrature<1>  &quadrature,
+                                       const GeometryStorage storage,
+                                       const bool            store_points,
+                                       SetupTimer           &timer)
+      {
+        timer.start("geometry");
+        clear();
+        const unsigned int n_q_1d = quadrature.size();
+        const unsigned int degree = dof_info.degree;
+        n_cells                   = order.size();
+        mapping_degree            = polynomial_mapping_degree(mapping);
+        // The quadrature points alone determine a MappingQ(p) with p <
+        // n_q_points_1d (its interpolant at the points is the mapping), so
+        // the kernel can differentiate them instead of reading stored
+        // Jacobians: dim numbers a point instead of dim * dim + 1.
+        const bool points_determine_mapping = mapping_degree < n_q_1d;
+        AssertThrow(storage != GeometryStorage::points ||
+                        points_determine_mapping,
+                    ExcNotSupportedByMatrixFree(
+                        "GeometryStorage::points with " +
+                        (mapping_degree == numbers::invalid_unsigned_int
+                             ? std::string("a mapping that is not MappingQ")
+                             : "MappingQ(" + std::to_string(mapping_degree) +
+                                   ") and " + std::to_string(n_q_1d) +
+                                   " quadrature points per direction") +
+                        ": the points determine the Jacobians only for "
+                        "MappingQ(p) with p < n_q_points_1d; use "
+                        "GeometryStorage::jacobians"));
+        const bool from_field = storage == GeometryStorage::field;
+        AssertThrow(
+            !from_field || mapping_degree <= degree,
+            ExcNotSupportedByMatrixFree(
+                "GeometryStorage::field with " +
+                (mapping_degree == numbers::invalid_unsigned_int
+                     ? std::string("a mapping that is not MappingQ")
+                     : "MappingQ(" + std::to_string(mapping_degree) +
+                           ") and FE_Q(" + std::to_string(degree) + ")") +
+                ": the field at the element's support points represents "
+                "MappingQ(p) only for p <= fe_degree; use "
+                "GeometryStorage::points or jacobians"));
+        const bool from_points =
+            storage == GeometryStorage::points || from_field;
+
+        // Tensor-product rule, x fastest.
+        const Quadrature<dim> cell_quadrature(quadrature);
+        n_q_points             = cell_quadrature.size();
+        const unsigned int n_q = n_q_points;
+        {
+          std::vector<Number> weights(n_q);
+          for (unsigned int q = 0; q < n_q; ++q)
+            weights[q] = cell_quadrature.weight(q);
+          quadrature_weights.copy_from(weights);
+        }
+        const bool     keep_points    = store_points || from_points;
+        const bool     keep_jacobians = !from_points;
+        constexpr bool with_centers = points_relative_to_cell_centers<Number>();
+        const bool keep_centers = with_centers && (keep_points || from_field);
+
+        if (from_field)
+        {
+          timer.start("geometry field");
+          std::vector<double>       host_field;
+          std::vector<unsigned int> host_nodes;
+          std::vector<Number>       host_centers;
+          // The cell kernels take the DoF indices as nodes where the data
+          // hold no node list (see MatrixFreeData::geometry_indices).
+          build_geometry_field(mapping,
+                               dof_info,
+                               order,
+                               dof_info.n_components == 1 &&
+                                   dof_info.n_hanging_cells == 0,
+                               host_field,
+                               host_nodes,
+                               host_centers);
+          geometry_field.copy_from(host_field);
+          geometry_indices.copy_from(host_nodes);
+          cell_centers.copy_from(host_centers);
+          if (!store_points)
+          {
+            timer.stop();
+            return;
+          }
+          timer.start("geometry");
+        }
+
+        if (keep_jacobians)
+        {
+          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * n_q);
+          JxW.resize(std::size_t(n_cells) * n_q);
+        }
+        if (keep_points)
+          quadrature_points.resize(std::size_t(n_cells) * dim * n_q);
+        if (keep_centers && !from_field)
+          cell_centers.resize(std::size_t(n_cells) * dim);
+        if (n_cells == 0)
+        {
+          timer.stop();
+          return;
+        }
+        const FiniteElement<dim> &fe      = dof_info.cells[0]->get_fe();
+        const auto                cell_of = [&](const std::size_t c)
+        {
+          return typename Triangulation<dim>::cell_iterator(
+              dof_info.cells[order[c]]);
+        };
+
+        if (mapping_degree == numbers::invalid_unsigned_int)
+        {
+          // Any other mapping: FEValues at the quadrature points.
+          AssertThrow(!from_points, ExcInternalError());
+          std::vector<Number> host_inverse(inverse_jacobian.size()),
+              host_JxW(JxW.size()), host_points(quadrature_points.size()),
+              host_centers(cell_centers.size());
+          parallel_for_chunks(
+              n_cells,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                FEValues<dim> fe_values(
+                    mapping,
+                    fe,
+                    cell_quadrature,
+                    update_inverse_jacobians | update_JxW_values |
+                        (keep_points ? update_quadrature_points
+                                     : update_default));
+                for (std::size_t c = begin; c < end; ++c)
+                {
+                  fe_values.reinit(cell_of(c));
+                  for (unsigned int q = 0; q < n_q; ++q)
+                  {
+                    const auto &inverse = fe_values.inverse_jacobian(q);
+                    for (unsigned int d = 0; d < dim; ++d)
+                      for (unsigned int e = 0; e < dim; ++e)
+                        host_inverse[(c * dim * dim + d * dim + e) * n_q + q] =
+                            inverse[d][e];
+                    host_JxW[c * n_q + q] = fe_values.JxW(q);
+                  }
+                  if (!keep_points)
+                    continue;
+                  Point<dim> center;
+                  if (with_centers)
+                  {
+                    for (unsigned int q = 0; q < n_q; ++q)
+                      center += fe_values.quadrature_point(q);
+                    center /= n_q;
+                    for (unsigned int d = 0; d < dim; ++d)
+                      host_centers[c * dim + d] = center[d];
+                  }
+                  for (unsigned int q = 0; q < n_q; ++q)
+                    for (unsigned int d = 0; d < dim; ++d)
+                      host_points[(c * dim + d) * n_q + q] =
+                          fe_values.quadrature_point(q)[d] - center[d];
+                }
+              });
+          inverse_jacobian.copy_from(host_inverse);
+          JxW.copy_from(host_JxW);
+          quadrature_points.copy_from(host_points);
+          cell_centers.copy_from(host_centers);
+          timer.stop();
+          return;
+        }
+
+        // MappingQ(p): the support points (Gauss-Lobatto, as MappingQ
+        // places them) on the host, the rest in a kernel.
+        const unsigned int      n_support_1d = mapping_degree + 1;
+        const unsigned int      n_support = Utilities::pow(n_support_1d, dim);
+        const QGaussLobatto<1>  support_1d(n_support_1d);
+        std::vector<Point<dim>> support_points(n_support);
+        for (unsigned int i = 0; i < n_support; ++i)
+          for (unsigned int d = 0, rest = i; d < dim; ++d, rest /= n_support_1d)
+            support_points[i][d] = support_1d.point(rest % n_support_1d)[0];
+        const Quadrature<dim> support_quadrature(support_points);
+        Array<double> shape_values_1d, shape_derivatives_1d, shape_means_1d,
+            weights_double;
+        {
+          const auto lagrange = Polynomials::generate_complete_Lagrange_basis(
+              support_1d.get_points());
+          std::vector<double> values(n_q_1d * n_support_1d),
+              derivatives(values.size()), means(n_support_1d, 0.), weights(n_q),
+              both(2);
+          for (unsigned int q = 0; q < n_q_1d; ++q)
+            for (unsigned int i = 0; i < n_support_1d; ++i)
+            {
+              lagrange[i].value(quadrature.point(q)[0], both);
+              values[q * n_support_1d + i]      = both[0];
+              derivatives[q * n_support_1d + i] = both[1];
+              means[i] += both[0] / n_q_1d;
+            }
+          for (unsigned int q = 0; q < n_q; ++q)
+            weights[q] = cell_quadrature.weight(q);
+          shape_values_1d.copy_from(values);
+          shape_derivatives_1d.copy_from(derivatives);
+          shape_means_1d.copy_from(means);
+          weights_double.copy_from(weights);
+        }
+        std::vector<double> host_X;
+        Array<double>       X;
+        for (unsigned int first = 0; first < n_cells; first += cells_per_batch)
+        {
+          const unsigned int n = std::min(cells_per_batch, n_cells - first);
+          timer.start("mapping support points");
+          host_X.resize(std::size_t(n) * n_support * dim);
+          parallel_for_chunks(
+              n,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                FEValues<dim> fe_values(
+                    mapping, fe, support_quadrature, update_quadrature_points);
+                for (std::size_t b = begin; b < end; ++b)
+                {
+                  fe_values.reinit(cell_of(first + b));
+                  for (unsigned int i = 0; i < n_support; ++i)
+                    for (unsigned int d = 0; d < dim; ++d)
+                      host_X[(b * n_support + i) * dim + d] =
+                          fe_values.quadrature_point(i)[d];
+                }
+              });
+          timer.start("geometry");
+          X.copy_from(host_X);
+          interpolate_geometry<dim, Number>(
+              first,
+              n,
+              n_support_1d,
+              n_q_1d,
+              X.data(),
+              shape_values_1d.data(),
+              shape_derivatives_1d.data(),
+              shape_means_1d.data(),
+              weights_double.data(),
+              from_field,
+              keep_centers ? cell_centers.data() : nullptr,
+              keep_points ? quadrature_points.data() : nullptr,
+              keep_jacobians ? inverse_jacobian.data() : nullptr,
+              keep_jacobians ? JxW.data() : nullptr);
+          timer.progress(first + n, n_cells);
+        }
+        timer.stop();
+      }
+
+      template <int dim, typename Number>
+      void MappingInfo<dim, Number>::clear()
+      {
+        inverse_jacobian.clear();
+        JxW.clear();
+        quadrature_points.clear();
+        cell_centers.clear();
+        geometry_field.clear();
+        geometry_indices.clear();
+      }
+
+      template <int dim, typename Number>
+      bool MappingInfo<dim, Number>::has_points() const
+      {
+        return quadrature_points.size() ==
+                   std::size_t(n_cells) * dim * n_q_points &&
+               n_cells > 0;
+      }
+
+      template <int dim, typename Number>
+      void MappingInfo<dim, Number>::for_each_points_batch(
+          const std::function<void(const unsigned int,
+                                   const std::vector<Point<dim>> &)> &f) const
+      {
+        const unsigned int      n_q = n_q_points;
+        std::vector<Number>     offsets, centers;
+        std::vector<Point<dim>> points;
+        const Backend           backend = quadrature_points.backend();
+        for (unsigned int first = 0; first < n_cells; first += cells_per_batch)
+        {
+          const unsigned int n = std::min(cells_per_batch, n_cells - first);
+          offsets.resize(std::size_t(n) * dim * n_q);
+          Memory::copy_to_host(backend,
+                               offsets.data(),
+                               quadrature_points.data() +
+                                   std::size_t(first) * dim * n_q,
+                               offsets.size() * sizeof(Number));
+          centers.assign(std::size_t(n) * dim, Number());
+          if (cell_centers.size() > 0)
+            Memory::copy_to_host(backend,
+                                 centers.data(),
+                                 cell_centers.data() + std::size_t(first) * dim,
+                                 centers.size() * sizeof(Number));
+          points.resize(std::size_t(n) * n_q);
+          for (std::size_t b = 0; b < n; ++b)
+            for (unsigned int q = 0; q < n_q; ++q)
+              for (unsigned int d = 0; d < dim; ++d)
+                points[b * n_q + q][d] =
+                    double(centers[b * dim + d]) +
+                    double(offsets[(b * dim + d) * n_q + q]);
+          f(first, points);
+        }
+      }
+
+      template <int dim, typename Number>
+      std::size_t MappingInfo<dim, Number>::memory_consumption() const
+      {
+        return inverse_jacobian.memory_consumption() +
+               JxW.memory_consumption() +
+               quadrature_points.memory_consumption() +
+               cell_centers.memory_consumption() +
+               geometry_field.memory_consumption() +
+               geometry_indices.memory_consumption() +
+               quadrature_weights.memory_consumption();
+      }
+
+      template unsigned int polynomial_mapping_degree(const Mapping<2> &);
+      template unsigned int polynomial_mapping_degree(const Mapping<3> &);
+      template class MappingInfo<2, float>;
+      template class MappingInfo<2, double>;
+      template class MappingInfo<3, float>;
+      template class MappingInfo<3, double>;
+    } // namespace internal
+  }   // namespace GPU
+} // namespace dealii

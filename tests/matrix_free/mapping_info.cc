@@ -1,0 +1,221 @@
+// GPU::internal::MappingInfo, the geometry GPU::MatrixFree keeps, against
+// deal.II's FEValues on the same cells: quadrature points, inverse
+// Jacobians and JxW, computed on the device from the mapping's support
+// points (MappingQ(1, 2, 4), MappingCartesian) or on the host (MappingFE,
+// a mapping MappingInfo does not interpolate), on the curved ball refined
+// adaptively (hanging nodes) and distributed over the ranks, active cells
+// and a multigrid level; float data against double. Also: the quadrature
+// points GPU::MatrixFree::evaluate_coefficient() sees, and that DoFInfo
+// gives the same indices on one setup thread as on several.
+#include <dealii-gpu/matrix_free/dof_info.h>
+#include <dealii-gpu/matrix_free/mapping_info.h>
+#include <dealii-gpu/matrix_free/matrix_free.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_cartesian.h>
+#include <deal.II/fe/mapping_fe.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/lac/affine_constraints.h>
+
+#include "../meshes.h"
+#include "../tests.h"
+#include <numeric>
+
+template <int dim>
+AffineConstraints<double>
+hanging_constraints(const DoFHandler<dim> &dof_handler)
+{
+  IndexSet relevant;
+  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+  AffineConstraints<double> constraints(relevant);
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+  constraints.close();
+  return constraints;
+}
+
+// Max relative difference of the device geometry (MappingInfo, in @p
+// Number) against FEValues over the locally owned cells; entries are
+// compared relative to the largest of their kind on the cell.
+template <int dim, typename Number>
+std::array<double, 3>
+compare(const Mapping<dim>    &mapping,
+        const DoFHandler<dim> &dof_handler,
+        const unsigned int     level,
+        const unsigned int     n_q_1d)
+{
+  // Levels have no hanging nodes (and other indices).
+  AffineConstraints<double> constraints;
+  if (level == numbers::invalid_unsigned_int)
+    constraints = hanging_constraints(dof_handler);
+  constraints.close();
+  GPU::SetupTimer             timer;
+  GPU::internal::DoFInfo<dim> dof_info;
+  dof_info.reinit(dof_handler, constraints, level, timer);
+  // A reversed order: the geometry follows the order it is given.
+  std::vector<unsigned int> order(dof_info.cells.size());
+  std::iota(order.rbegin(), order.rend(), 0u);
+  const QGauss<1>                         quadrature(n_q_1d);
+  GPU::internal::MappingInfo<dim, Number> info;
+  info.reinit(mapping,
+              dof_info,
+              order,
+              quadrature,
+              GPU::GeometryStorage::jacobians,
+              true,
+              timer);
+  std::vector<Number> inverse, jxw;
+  info.inverse_jacobian.copy_to(inverse);
+  info.JxW.copy_to(jxw);
+  std::vector<Point<dim>> points;
+  info.for_each_points_batch(
+      [&](const unsigned int, const std::vector<Point<dim>> &batch)
+      { points.insert(points.end(), batch.begin(), batch.end()); });
+
+  const Quadrature<dim> cell_quadrature(quadrature);
+  const unsigned int    n_q = cell_quadrature.size();
+  FEValues<dim>         fe_values(mapping,
+                          dof_handler.get_fe(),
+                          cell_quadrature,
+                          update_quadrature_points | update_inverse_jacobians |
+                              update_JxW_values);
+  std::array<double, 3> error{{0., 0., 0.}};
+  for (unsigned int c = 0; c < order.size(); ++c)
+  {
+    fe_values.reinit(
+        typename Triangulation<dim>::cell_iterator(dof_info.cells[order[c]]));
+    double scale_x = 0, scale_inverse = 0, scale_jxw = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+    {
+      scale_x   = std::max(scale_x, fe_values.quadrature_point(q).norm());
+      scale_jxw = std::max(scale_jxw, std::abs(fe_values.JxW(q)));
+      for (unsigned int d = 0; d < dim; ++d)
+        for (unsigned int e = 0; e < dim; ++e)
+          scale_inverse = std::max(
+              scale_inverse, std::abs(fe_values.inverse_jacobian(q)[d][e]));
+    }
+    for (unsigned int q = 0; q < n_q; ++q)
+    {
+      error[0] = std::max(
+          error[0],
+          (points[std::size_t(c) * n_q + q] - fe_values.quadrature_point(q))
+                  .norm() /
+              std::max(scale_x, 1e-3));
+      for (unsigned int d = 0; d < dim; ++d)
+        for (unsigned int e = 0; e < dim; ++e)
+          error[1] = std::max(
+              error[1],
+              std::abs(
+                  double(
+                      inverse[(std::size_t(c) * dim * dim + d * dim + e) * n_q +
+                              q]) -
+                  fe_values.inverse_jacobian(q)[d][e]) /
+                  scale_inverse);
+      error[2] = std::max(
+          error[2],
+          std::abs(double(jxw[std::size_t(c) * n_q + q]) - fe_values.JxW(q)) /
+              scale_jxw);
+    }
+  }
+  for (double &e : error)
+    e = Utilities::MPI::max(e, MPI_COMM_WORLD);
+  return error;
+}
+
+template <int dim, typename Number>
+void
+report(const std::string     &name,
+       const Mapping<dim>    &mapping,
+       const DoFHandler<dim> &dof_handler,
+       const unsigned int     level,
+       const unsigned int     n_q_1d)
+{
+  const auto error = compare<dim, Number>(mapping, dof_handler, level, n_q_1d);
+  const double tolerance = sizeof(Number) == 8 ? 1e-13 : 2e-6;
+  deallog << dim << "D " << name << (sizeof(Number) == 8 ? " double" : " float")
+          << (level == numbers::invalid_unsigned_int
+                  ? std::string(" active")
+                  : " level " + std::to_string(level))
+          << ": points " << (error[0] <= tolerance ? "ok" : "WRONG")
+          << ", inverse Jacobians " << (error[1] <= tolerance ? "ok" : "WRONG")
+          << ", JxW " << (error[2] <= tolerance ? "ok" : "WRONG") << std::endl;
+  if (std::max({error[0], error[1], error[2]}) > tolerance)
+    deallog << "  errors " << error[0] << ' ' << error[1] << ' ' << error[2]
+            << " (tolerance " << tolerance << ")" << std::endl;
+}
+
+template <int dim>
+void
+test()
+{
+  parallel::distributed::Triangulation<dim> tria(
+      MPI_COMM_WORLD,
+      Triangulation<dim>::limit_level_difference_at_vertices,
+      parallel::distributed::Triangulation<dim>::construct_multigrid_hierarchy);
+  make_mesh(tria, true, dim == 2 ? 3 : 1);
+  refine_shell(tria, 0.3, 0.7);
+  const FE_Q<dim> fe(2);
+  DoFHandler<dim> dof_handler(tria);
+  dof_handler.distribute_dofs(fe);
+  dof_handler.distribute_mg_dofs();
+  const unsigned int active = numbers::invalid_unsigned_int;
+  for (const unsigned int p : {1u, 2u, 4u})
+  {
+    const MappingQ<dim> mapping(p);
+    const std::string   name = "MappingQ(" + std::to_string(p) + ")";
+    report<dim, double>(name, mapping, dof_handler, active, 3);
+    report<dim, float>(name, mapping, dof_handler, active, 3);
+    report<dim, double>(name, mapping, dof_handler, 1, 5);
+  }
+  // A mapping MappingInfo does not interpolate: FEValues on the host.
+  const FE_Q<dim>      fe_mapping(2);
+  const MappingFE<dim> mapping_fe(fe_mapping);
+  report<dim, double>("MappingFE(FE_Q(2))", mapping_fe, dof_handler, active, 3);
+
+  // MappingCartesian on the cube.
+  parallel::distributed::Triangulation<dim> cube(MPI_COMM_WORLD);
+  make_mesh(cube, false, 2);
+  refine_shell(cube, 0., 0.8);
+  DoFHandler<dim> cube_dofs(cube);
+  cube_dofs.distribute_dofs(fe);
+  report<dim, double>(
+      "MappingCartesian", MappingCartesian<dim>(), cube_dofs, active, 3);
+
+  // DoFInfo: the same local indices and masks on one setup thread and on
+  // several (chunks of 512 cells: a mesh of many chunks).
+  parallel::distributed::Triangulation<dim> fine(
+      MPI_COMM_WORLD, Triangulation<dim>::limit_level_difference_at_vertices);
+  make_mesh(fine, true, dim == 2 ? 5 : 3);
+  refine_shell(fine, 0.3, 0.7);
+  DoFHandler<dim> fine_dofs(fine);
+  fine_dofs.distribute_dofs(fe);
+  const AffineConstraints<double> constraints = hanging_constraints(fine_dofs);
+  GPU::SetupTimer                 timer;
+  GPU::internal::DoFInfo<dim>     threaded, serial;
+  GPU::set_n_setup_threads(4);
+  threaded.reinit(fine_dofs, constraints, active, timer);
+  GPU::set_n_setup_threads(1);
+  serial.reinit(fine_dofs, constraints, active, timer);
+  GPU::set_n_setup_threads(0);
+  deallog << dim << "D DoFInfo on 1 and 4 threads: "
+          << (threaded.indices == serial.indices &&
+                      threaded.masks == serial.masks &&
+                      threaded.touches_ghosts == serial.touches_ghosts
+                  ? "identical"
+                  : "DIFFERENT")
+          << " (" << (threaded.n_hanging_cells > 0 ? "with" : "without")
+          << " hanging nodes)" << std::endl;
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  MPILogInitAll                    log;
+  test<2>();
+  test<3>();
+}
