@@ -67,7 +67,9 @@ run(const std::vector<unsigned int> &refinements,
       x.operator_steps.print(std::cout);
       std::cout << "\n    multigrid: ";
       x.multigrid_steps.print(std::cout);
-      std::cout << std::endl;
+      std::cout << "\n    host GB: deal.II objects " << x.dealii_bytes / 1e9
+                << ", resident before our setup " << x.rss_before_ours / 1e9
+                << ", peak " << x.peak_rss / 1e9 << std::endl;
       csv << degree << ',' << kind << ',' << precision << ',' << x.n_dofs << ','
           << x.n_levels << ',' << mesh << ',' << x.setup_dealii << ','
           << x.setup_operator << ',' << x.setup_levels << ','

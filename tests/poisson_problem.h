@@ -6,6 +6,7 @@
 #ifndef dealii_gpu_tests_poisson_problem_h
 #define dealii_gpu_tests_poisson_problem_h
 
+#include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/multigrid/multigrid_preconditioner.h>
 #include <dealii-gpu/operators/laplace_operator.h>
 
@@ -23,6 +24,8 @@
 
 #include "meshes.h"
 #include <cmath>
+#include <fstream>
+#include <string>
 
 namespace Poisson
 {
@@ -72,7 +75,59 @@ namespace Poisson
     // Steps of our set-up (rank 0): the fine operator's and the
     // multigrid's (levels summed).
     GPU::SetupTimer operator_steps, multigrid_steps;
+    // Host bytes (rank 0): deal.II's Triangulation, DoFHandler and
+    // AffineConstraints; the resident set before our set-up and its peak
+    // after (Linux VmRSS, VmHWM).
+    std::size_t dealii_bytes = 0, rss_before_ours = 0, peak_rss = 0;
   };
+
+  // (f, v) with f = dim pi^2 prod sin(pi x_d) on the cube, 1 on the ball.
+  template <int dim, int degree>
+  struct SourceCell
+  {
+    static constexpr unsigned int fe_degree     = degree;
+    static constexpr unsigned int n_q_points_1d = degree + 1;
+    static constexpr unsigned int n_components  = 1;
+    bool                          ball;
+
+    DEAL_II_GPU_HOST_DEVICE void
+    operator()(const GPU::TeamMember                  &team,
+               const unsigned int                      cell,
+               const GPU::MatrixFreeData<dim, double> &data,
+               const double *,
+               double *dst) const
+    {
+      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
+          team, cell, data);
+      const bool on_ball = ball;
+      phi.apply_for_each_quad_point(
+          [&](auto &p, const unsigned int q)
+          {
+            double value = 1.;
+            if (!on_ball)
+            {
+              const auto x = p.quadrature_point(q);
+              value        = dim * numbers::PI * numbers::PI;
+              for (unsigned int d = 0; d < dim; ++d)
+                value *= sin(numbers::PI * x[d]);
+            }
+            p.submit_value(value, q);
+          });
+      phi.integrate(true, false);
+      phi.distribute_local_to_global(dst);
+    }
+  };
+
+  // Bytes of a field of /proc/self/status (0 where there is none).
+  inline std::size_t host_memory(const std::string &field)
+  {
+    std::ifstream status("/proc/self/status");
+    std::string   line;
+    while (std::getline(status, line))
+      if (line.rfind(field, 0) == 0)
+        return std::stoull(line.substr(field.size())) * 1024;
+    return 0;
+  }
 
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
   // the ball, to a relative residual of @p tolerance.
@@ -100,6 +155,10 @@ namespace Poisson
     result.n_dofs       = dof_handler.n_dofs();
     result.n_levels     = tria.n_global_levels();
     result.setup_dealii = Utilities::MPI::max(timer.wall_time(), comm);
+    result.dealii_bytes = tria.memory_consumption() +
+                          dof_handler.memory_consumption() +
+                          constraints.memory_consumption();
+    result.rss_before_ours = host_memory("VmRSS:");
 
     const std::function<double(const Point<dim> &)> coefficient =
         [ball](const Point<dim> &x)
@@ -122,50 +181,23 @@ namespace Poisson
     preconditioner.initialize(mapping, dof_handler, {0}, coefficient, mg_data);
     GPU::Device::synchronize();
     const auto &times      = preconditioner.get_setup_times();
+    result.peak_rss        = host_memory("VmHWM:");
     result.operator_steps  = system.get_setup_timer();
     result.multigrid_steps = preconditioner.get_setup_timer();
     result.setup_levels    = Utilities::MPI::max(times.level_operators, comm);
     result.setup_transfer  = Utilities::MPI::max(times.transfer, comm);
     result.setup_smoother  = Utilities::MPI::max(times.smoothers, comm);
 
-    // Right-hand side on the host: f = dim pi^2 u on the cube, 1 on the
+    // Right-hand side on the device: f = dim pi^2 u on the cube, 1 on the
     // ball.
     timer.restart();
-    LinearAlgebra::distributed::Vector<double> rhs(
-        dof_handler.locally_owned_dofs(), relevant, comm);
-    {
-      const QGauss<dim>                    quadrature(degree + 1);
-      FEValues<dim>                        fe_values(mapping,
-                              fe,
-                              quadrature,
-                              update_values | update_quadrature_points |
-                                  update_JxW_values);
-      Vector<double>                       cell_rhs(fe.n_dofs_per_cell());
-      std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
-      for (const auto &cell : dof_handler.active_cell_iterators())
-        if (cell->is_locally_owned())
-        {
-          fe_values.reinit(cell);
-          cell_rhs = 0;
-          for (const unsigned int q : fe_values.quadrature_point_indices())
-          {
-            const double f =
-                ball ? 1.
-                     : dim * numbers::PI * numbers::PI *
-                           exact_solution(fe_values.quadrature_point(q));
-            for (const unsigned int i : fe_values.dof_indices())
-              cell_rhs(i) += f * fe_values.shape_value(i, q) * fe_values.JxW(q);
-          }
-          cell->get_dof_indices(indices);
-          constraints.distribute_local_to_global(cell_rhs, indices, rhs);
-        }
-      rhs.compress(VectorOperation::add);
-    }
     GPU::Vector<double> u, f, r;
     system.initialize_dof_vector(u);
     system.initialize_dof_vector(f);
     system.initialize_dof_vector(r);
-    f.copy_locally_owned_data_from(rhs);
+    system.get_matrix_free().cell_loop(SourceCell<dim, degree>{ball}, f, f);
+    system.get_matrix_free().set_constrained_values(0., f);
+    GPU::Device::synchronize();
     result.setup_rhs = Utilities::MPI::max(timer.wall_time(), comm);
 
     // Solve from zero.

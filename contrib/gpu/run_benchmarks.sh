@@ -16,7 +16,8 @@
 # standalone Q2 kernel-layout prototype against cuSPARSE), multigrid
 # multigrid-double multigrid-cpu (CG + geometric multigrid on the ball:
 # float and double V-cycle on the GPU, deal.II's multigrid and ML AMG on
-# 16 CPU ranks), poisson (applications/poisson, the README's main job).
+# 16 CPU ranks), poisson (applications/poisson, the README's main job),
+# setup (the set-up split of multigrid_solve and helmholtz).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -120,6 +121,27 @@ for step in "$@"; do
           mv multigrid_solve_cpu.csv "$out/cpu_q${degree}_$solver.csv"
         done
       done ;;
+    setup)
+      # Set-up split (doc/benchmarks.md, set-up): multigrid_solve Q2 and Q4
+      # on the ball, helmholtz Q3 on the cube up to 5.7e7 DoFs (about 6
+      # minutes on an H100).
+      for degree in 2 4; do
+        /usr/bin/time -f "wall %e s, peak host memory %M KB" \
+          "$app/bin/multigrid_solve" --degree=$degree --refinements=3,4,5,6 \
+          --device=cuda > "$out/setup_q$degree.txt" 2>&1
+        echo "setup Q$degree: rc=$?"
+        mv multigrid_solve.csv "$out/setup_q$degree.csv"
+      done
+      sed -e 's/^set Refinements .*/set Refinements = 5, 6, 7/' \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/helmholtz.prm" > h.prm
+      /usr/bin/time -f "wall %e s, peak host memory %M KB" \
+        "$app/bin/helmholtz" h.prm --device=cuda > "$out/setup_helmholtz.txt" 2>&1
+      echo "setup helmholtz: rc=$?"
+      # deal.II's part of the set-up on 8 ranks sharing the one GPU.
+      mpirun -np 8 "$app/bin/multigrid_solve" --degree=2 --refinements=6 \
+        --device=cuda > "$out/setup_q2_np8.txt" 2>&1
+      echo "setup Q2 8 ranks: rc=$?"
+      mv multigrid_solve.csv "$out/setup_q2_np8.csv" ;;
     poisson)
       sed -e 's/^set Initial refinements .*/set Initial refinements = 3/' \
           -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm

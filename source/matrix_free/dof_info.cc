@@ -80,8 +80,12 @@ namespace dealii
               dof_handler, degree, lexicographic);
           hanging_interpolation = hanging->interpolation_matrices();
         }
+        owned = on_level ? dof_handler.locally_owned_mg_dofs(mg_level)
+                         : dof_handler.locally_owned_dofs();
+        // Per chunk of cells, the DoFs of other ranks its cells touch: their
+        // own and, on hanging faces and edges, the coarse ones.
         constexpr std::size_t                             grain = 512;
-        std::vector<std::vector<types::global_dof_index>> coarse_of_chunk(
+        std::vector<std::vector<types::global_dof_index>> ghosts_of_chunk(
             (n_cells + grain - 1) / grain);
         parallel_for_chunks(
             n_cells,
@@ -89,7 +93,14 @@ namespace dealii
             [&](const std::size_t begin, const std::size_t end)
             {
               std::vector<types::global_dof_index> fine, substituted;
-              auto &coarse = coarse_of_chunk[begin / grain];
+              auto      &ghosts = ghosts_of_chunk[begin / grain];
+              const auto add_ghosts =
+                  [&](const std::vector<types::global_dof_index> &indices)
+              {
+                for (const auto g : indices)
+                  if (!owned.is_element(g))
+                    ghosts.push_back(g);
+              };
               for (std::size_t c = begin; c < end; ++c)
               {
                 unsigned int mask = 0;
@@ -100,13 +111,12 @@ namespace dealii
                 {
                   hanging->check_constraints(
                       mask, fine, substituted, constraints);
-                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
-                    if (substituted[i] != fine[i])
-                      coarse.push_back(substituted[i]);
+                  add_ghosts(fine);
                   masks[c] = mask;
                 }
                 else
                   substituted = lexicographic_indices(cells[c]);
+                add_ghosts(substituted);
                 std::copy(substituted.begin(),
                           substituted.end(),
                           global.begin() + c * dofs_per_cell);
@@ -116,24 +126,17 @@ namespace dealii
             std::count_if(masks.begin(),
                           masks.end(),
                           [](const unsigned int m) { return m != 0; });
-        std::vector<types::global_dof_index> coarse_dofs;
-        for (const auto &coarse : coarse_of_chunk)
-          coarse_dofs.insert(coarse_dofs.end(), coarse.begin(), coarse.end());
-        coarse_of_chunk.clear();
-
         // Vector layout: owned DoFs, then the other DoFs the cells touch.
         timer.start("partitioner");
-        owned = on_level ? dof_handler.locally_owned_mg_dofs(mg_level)
-                         : dof_handler.locally_owned_dofs();
-        IndexSet active =
-            on_level ? DoFTools::extract_locally_active_level_dofs(dof_handler,
-                                                                   mg_level)
-                     : DoFTools::extract_locally_active_dofs(dof_handler);
-        std::sort(coarse_dofs.begin(), coarse_dofs.end());
-        coarse_dofs.erase(std::unique(coarse_dofs.begin(), coarse_dofs.end()),
-                          coarse_dofs.end());
-        active.add_indices(coarse_dofs.begin(), coarse_dofs.end());
-        active.subtract_set(owned);
+        std::vector<types::global_dof_index> ghost_dofs;
+        for (const auto &ghosts : ghosts_of_chunk)
+          ghost_dofs.insert(ghost_dofs.end(), ghosts.begin(), ghosts.end());
+        ghosts_of_chunk.clear();
+        std::sort(ghost_dofs.begin(), ghost_dofs.end());
+        ghost_dofs.erase(std::unique(ghost_dofs.begin(), ghost_dofs.end()),
+                         ghost_dofs.end());
+        IndexSet active(owned.size());
+        active.add_indices(ghost_dofs.begin(), ghost_dofs.end());
         partitioner = std::make_shared<Utilities::MPI::Partitioner>(
             owned, active, dof_handler.get_triangulation().get_communicator());
         AssertThrow(partitioner->locally_owned_size() +

@@ -280,6 +280,29 @@ namespace dealii
         return partitioner.global_to_local(global);
       }
 
+      // Sorts @p pairs and drops repeated ones, where each first entry is in
+      // @p owned and has one second entry (a DoF's index on the other
+      // side): in linear time, by marking the owned entries.
+      inline void sort_unique_by_owned_first(
+          std::vector<std::pair<types::global_dof_index,
+                                types::global_dof_index>> &pairs,
+          const IndexSet                                  &owned)
+      {
+        const types::global_dof_index        unset = numbers::invalid_dof_index;
+        std::vector<types::global_dof_index> second(owned.n_elements(), unset);
+        for (const auto &pair : pairs)
+        {
+          auto &entry = second[owned.index_within_set(pair.first)];
+          AssertThrow(entry == unset || entry == pair.second,
+                      ExcInternalError());
+          entry = pair.second;
+        }
+        pairs.clear();
+        for (std::size_t k = 0; k < second.size(); ++k)
+          if (second[k] != unset)
+            pairs.emplace_back(owned.nth_index_in_set(k), second[k]);
+      }
+
       // A partitioner with the owned set and the ghosts @p needed: @p
       // external itself if its ghosts hold them all.
       inline std::shared_ptr<const Utilities::MPI::Partitioner>
@@ -658,11 +681,9 @@ namespace dealii
       copy_vectors.resize(n_levels);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
-        for (auto *pairs : {&to_level[l], &from_level[l]})
-        {
-          std::sort(pairs->begin(), pairs->end());
-          pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
-        }
+        internal::sort_unique_by_owned_first(
+            to_level[l], dof_handler.locally_owned_mg_dofs(l));
+        internal::sort_unique_by_owned_first(from_level[l], owned_global);
         LevelCopy                           &copy = copies[l];
         std::vector<types::global_dof_index> level_ghosts;
         for (const auto &pair : from_level[l])
@@ -680,20 +701,32 @@ namespace dealii
         std::vector<unsigned int> to(to_level[l].size()),
             to_source(to_level[l].size()), from(from_level[l].size()),
             from_source(from_level[l].size());
-        for (std::size_t i = 0; i < to.size(); ++i)
-        {
-          to[i]        = internal::local_index(*level_partitioners[l],
-                                        to_level[l][i].first);
-          to_source[i] = internal::local_index(*global_copy_partitioner,
-                                               to_level[l][i].second);
-        }
-        for (std::size_t i = 0; i < from.size(); ++i)
-        {
-          from[i] = internal::local_index(*global_partitioner,
-                                          from_level[l][i].first);
-          from_source[i] =
-              internal::local_index(*copy.partitioner, from_level[l][i].second);
-        }
+        parallel_for_chunks(
+            to.size(),
+            8192,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t i = begin; i < end; ++i)
+              {
+                to[i]        = internal::local_index(*level_partitioners[l],
+                                              to_level[l][i].first);
+                to_source[i] = internal::local_index(*global_copy_partitioner,
+                                                     to_level[l][i].second);
+              }
+            });
+        parallel_for_chunks(
+            from.size(),
+            8192,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t i = begin; i < end; ++i)
+              {
+                from[i]        = internal::local_index(*global_partitioner,
+                                                from_level[l][i].first);
+                from_source[i] = internal::local_index(*copy.partitioner,
+                                                       from_level[l][i].second);
+              }
+            });
         copy.to_level.copy_from(to);
         copy.to_level_source.copy_from(to_source);
         copy.from_level.copy_from(from);

@@ -43,10 +43,11 @@ hanging_constraints(const DoFHandler<dim> &dof_handler)
 // compared relative to the largest of their kind on the cell.
 template <int dim, typename Number>
 std::array<double, 3>
-compare(const Mapping<dim>    &mapping,
-        const DoFHandler<dim> &dof_handler,
-        const unsigned int     level,
-        const unsigned int     n_q_1d)
+compare(const Mapping<dim>        &mapping,
+        const DoFHandler<dim>     &dof_handler,
+        const unsigned int         level,
+        const unsigned int         n_q_1d,
+        const GPU::GeometryStorage storage)
 {
   // Levels have no hanging nodes (and other indices).
   AffineConstraints<double> constraints;
@@ -61,13 +62,9 @@ compare(const Mapping<dim>    &mapping,
   std::iota(order.rbegin(), order.rend(), 0u);
   const QGauss<1>                         quadrature(n_q_1d);
   GPU::internal::MappingInfo<dim, Number> info;
-  info.reinit(mapping,
-              dof_info,
-              order,
-              quadrature,
-              GPU::GeometryStorage::jacobians,
-              true,
-              timer);
+  info.reinit(mapping, dof_info, order, quadrature, storage, true, timer);
+  // The field keeps no Jacobians: only the points are compared.
+  const bool          jacobians = storage == GPU::GeometryStorage::jacobians;
   std::vector<Number> inverse, jxw;
   info.inverse_jacobian.copy_to(inverse);
   info.JxW.copy_to(jxw);
@@ -105,7 +102,7 @@ compare(const Mapping<dim>    &mapping,
           (points[std::size_t(c) * n_q + q] - fe_values.quadrature_point(q))
                   .norm() /
               std::max(scale_x, 1e-3));
-      for (unsigned int d = 0; d < dim; ++d)
+      for (unsigned int d = 0; d < dim && jacobians; ++d)
         for (unsigned int e = 0; e < dim; ++e)
           error[1] = std::max(
               error[1],
@@ -115,10 +112,11 @@ compare(const Mapping<dim>    &mapping,
                               q]) -
                   fe_values.inverse_jacobian(q)[d][e]) /
                   scale_inverse);
-      error[2] = std::max(
-          error[2],
-          std::abs(double(jxw[std::size_t(c) * n_q + q]) - fe_values.JxW(q)) /
-              scale_jxw);
+      if (jacobians)
+        error[2] = std::max(
+            error[2],
+            std::abs(double(jxw[std::size_t(c) * n_q + q]) - fe_values.JxW(q)) /
+                scale_jxw);
     }
   }
   for (double &e : error)
@@ -128,21 +126,26 @@ compare(const Mapping<dim>    &mapping,
 
 template <int dim, typename Number>
 void
-report(const std::string     &name,
-       const Mapping<dim>    &mapping,
-       const DoFHandler<dim> &dof_handler,
-       const unsigned int     level,
-       const unsigned int     n_q_1d)
+report(const std::string         &name,
+       const Mapping<dim>        &mapping,
+       const DoFHandler<dim>     &dof_handler,
+       const unsigned int         level,
+       const unsigned int         n_q_1d,
+       const GPU::GeometryStorage storage = GPU::GeometryStorage::jacobians)
 {
-  const auto error = compare<dim, Number>(mapping, dof_handler, level, n_q_1d);
+  const auto error =
+      compare<dim, Number>(mapping, dof_handler, level, n_q_1d, storage);
   const double tolerance = sizeof(Number) == 8 ? 1e-13 : 2e-6;
   deallog << dim << "D " << name << (sizeof(Number) == 8 ? " double" : " float")
           << (level == numbers::invalid_unsigned_int
                   ? std::string(" active")
                   : " level " + std::to_string(level))
-          << ": points " << (error[0] <= tolerance ? "ok" : "WRONG")
-          << ", inverse Jacobians " << (error[1] <= tolerance ? "ok" : "WRONG")
-          << ", JxW " << (error[2] <= tolerance ? "ok" : "WRONG") << std::endl;
+          << ": points " << (error[0] <= tolerance ? "ok" : "WRONG");
+  if (storage == GPU::GeometryStorage::jacobians)
+    deallog << ", inverse Jacobians "
+            << (error[1] <= tolerance ? "ok" : "WRONG") << ", JxW "
+            << (error[2] <= tolerance ? "ok" : "WRONG");
+  deallog << std::endl;
   if (std::max({error[0], error[1], error[2]}) > tolerance)
     deallog << "  errors " << error[0] << ' ' << error[1] << ' ' << error[2]
             << " (tolerance " << tolerance << ")" << std::endl;
@@ -171,6 +174,21 @@ test()
     report<dim, float>(name, mapping, dof_handler, active, 3);
     report<dim, double>(name, mapping, dof_handler, 1, 5);
   }
+  // The mapping field (FE_Q(2) represents MappingQ(2)): the quadrature
+  // points kept beside it, relative to the field's cell centers.
+  const MappingQ<dim> mapping_2(2);
+  report<dim, double>("field MappingQ(2)",
+                      mapping_2,
+                      dof_handler,
+                      active,
+                      3,
+                      GPU::GeometryStorage::field);
+  report<dim, float>("field MappingQ(2)",
+                     mapping_2,
+                     dof_handler,
+                     active,
+                     3,
+                     GPU::GeometryStorage::field);
   // A mapping MappingInfo does not interpolate: FEValues on the host.
   const FE_Q<dim>      fe_mapping(2);
   const MappingFE<dim> mapping_fe(fe_mapping);
