@@ -6,9 +6,9 @@
 #ifndef dealii_gpu_tests_poisson_problem_h
 #define dealii_gpu_tests_poisson_problem_h
 
-#include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/multigrid/multigrid_preconditioner.h>
 #include <dealii-gpu/operators/laplace_operator.h>
+#include <dealii-gpu/operators/source_cell.h>
 
 #include <deal.II/base/function.h>
 #include <deal.II/base/timer.h>
@@ -81,40 +81,23 @@ namespace Poisson
     std::size_t dealii_bytes = 0, rss_before_ours = 0, peak_rss = 0;
   };
 
-  // (f, v) with f = dim pi^2 prod sin(pi x_d) on the cube, 1 on the ball.
-  template <int dim, int degree>
-  struct SourceCell
+  // f = dim pi^2 prod sin(pi x_d) on the cube, 1 on the ball.
+  template <int dim>
+  struct PoissonSource
   {
-    static constexpr unsigned int fe_degree     = degree;
-    static constexpr unsigned int n_q_points_1d = degree + 1;
-    static constexpr unsigned int n_components  = 1;
-    bool                          ball;
+    bool ball;
 
-    DEAL_II_GPU_HOST_DEVICE void
-    operator()(const GPU::TeamMember                  &team,
-               const unsigned int                      cell,
-               const GPU::MatrixFreeData<dim, double> &data,
-               const double *,
-               double *dst) const
+    template <typename Evaluator>
+    DEAL_II_GPU_HOST_DEVICE double operator()(const Evaluator   &phi,
+                                              const unsigned int q) const
     {
-      GPU::FEEvaluation<dim, degree, degree + 1, 1, double> phi(
-          team, cell, data);
-      const bool on_ball = ball;
-      phi.apply_for_each_quad_point(
-          [&](auto &p, const unsigned int q)
-          {
-            double value = 1.;
-            if (!on_ball)
-            {
-              const auto x = p.quadrature_point(q);
-              value        = dim * numbers::PI * numbers::PI;
-              for (unsigned int d = 0; d < dim; ++d)
-                value *= sin(numbers::PI * x[d]);
-            }
-            p.submit_value(value, q);
-          });
-      phi.integrate(true, false);
-      phi.distribute_local_to_global(dst);
+      if (ball)
+        return 1.;
+      const auto x     = phi.quadrature_point(q);
+      double     value = dim * numbers::PI * numbers::PI;
+      for (unsigned int d = 0; d < dim; ++d)
+        value *= sin(numbers::PI * x[d]);
+      return value;
     }
   };
 
@@ -195,7 +178,8 @@ namespace Poisson
     system.initialize_dof_vector(u);
     system.initialize_dof_vector(f);
     system.initialize_dof_vector(r);
-    system.get_matrix_free().cell_loop(SourceCell<dim, degree>{ball}, f, f);
+    system.get_matrix_free().cell_loop(
+        GPU::SourceCell<dim, degree, PoissonSource<dim>>{{ball}}, f, f);
     system.get_matrix_free().set_constrained_values(0., f);
     GPU::Device::synchronize();
     result.setup_rhs = Utilities::MPI::max(timer.wall_time(), comm);

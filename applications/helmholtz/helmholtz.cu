@@ -9,6 +9,7 @@
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/lac/vector.h>
 #include <dealii-gpu/operators/laplace_operator.h>
+#include <dealii-gpu/operators/source_cell.h>
 
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/parameter_handler.h>
@@ -31,7 +32,6 @@
 #include <deal.II/numerics/data_out.h>
 
 #include "../application_main.h"
-#include "../unit_source_cell.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -234,8 +234,7 @@ namespace Helmholtz
       GPU::Vector<double> u, rhs;
       op.initialize_dof_vector(u);
       op.initialize_dof_vector(rhs);
-      op.get_matrix_free().cell_loop(
-          Applications::UnitSourceCell<dim, degree>(), rhs, rhs);
+      op.get_matrix_free().cell_loop(GPU::SourceCell<dim, degree>(), rhs, rhs);
       op.get_matrix_free().set_constrained_values(0., rhs);
       DiagonalMatrix<GPU::Vector<double>> jacobi;
       op.compute_inverse_diagonal(jacobi.get_vector());

@@ -14,6 +14,7 @@
 #include <dealii-gpu/matrix_free/fe_evaluation.h>
 #include <dealii-gpu/multigrid/multigrid_preconditioner.h>
 #include <dealii-gpu/operators/laplace_operator.h>
+#include <dealii-gpu/operators/source_cell.h>
 
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/parameter_handler.h>
@@ -35,7 +36,6 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include "../application_main.h"
-#include "../unit_source_cell.h"
 #include <iomanip>
 
 using namespace dealii;
@@ -245,8 +245,7 @@ namespace PoissonApplication
       GPU::Vector<double> u, f;
       system.initialize_dof_vector(u);
       system.initialize_dof_vector(f);
-      system.get_matrix_free().cell_loop(
-          Applications::UnitSourceCell<dim, degree>(), f, f);
+      system.get_matrix_free().cell_loop(GPU::SourceCell<dim, degree>(), f, f);
       system.get_matrix_free().set_constrained_values(0., f);
       GPU::Device::synchronize();
       const double gpu_time = Utilities::MPI::max(timer.wall_time(), comm);

@@ -55,24 +55,6 @@ namespace dealii
 #endif
       }
 
-#ifdef DEAL_II_GPU_WITH_CUDA
-      // Picks the device of a rank: ranks of one node spread over its GPUs.
-      int node_local_rank(const MPI_Comm &communicator)
-      {
-        int initialized = 0;
-        MPI_Initialized(&initialized);
-        if (!initialized)
-          return 0;
-        MPI_Comm node_comm;
-        MPI_Comm_split_type(
-            communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
-        int rank = 0;
-        MPI_Comm_rank(node_comm, &rank);
-        MPI_Comm_free(&node_comm);
-        return rank;
-      }
-#endif
-
       void select_backend(const Backend backend, const MPI_Comm &communicator)
       {
         DeviceState &s = state();
@@ -93,7 +75,8 @@ namespace dealii
           const int n_devices = count_cuda_devices();
           AssertThrow(n_devices > 0,
                       ExcCudaNotAvailable("no CUDA device is visible"));
-          s.device_id = node_local_rank(communicator) % n_devices;
+          s.device_id =
+              internal::node_rank_and_size(communicator).first % n_devices;
           DEAL_II_GPU_CUDA_CHECK(cudaSetDevice(s.device_id));
           cudaDeviceProp properties;
           DEAL_II_GPU_CUDA_CHECK(
@@ -228,6 +211,23 @@ namespace dealii
       else
         out << "host (CPU, one MPI rank per core, unvectorized deal.II build)";
       return out.str();
+    }
+
+    std::pair<int, int>
+    internal::node_rank_and_size(const MPI_Comm &communicator)
+    {
+      int initialized = 0;
+      MPI_Initialized(&initialized);
+      if (!initialized)
+        return {0, 1};
+      MPI_Comm node;
+      MPI_Comm_split_type(
+          communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+      int rank = 0, size = 1;
+      MPI_Comm_rank(node, &rank);
+      MPI_Comm_size(node, &size);
+      MPI_Comm_free(&node);
+      return {rank, size};
     }
 
     void Device::synchronize()

@@ -159,18 +159,12 @@ namespace dealii
         if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
           allowed = std::max(1, CPU_COUNT(&mask));
         // Not bound: the ranks of this node share its cores.
-        int initialized = 0;
-        MPI_Initialized(&initialized);
-        if (allowed >= hardware && initialized)
-        {
-          MPI_Comm node;
-          MPI_Comm_split_type(
-              MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-          int ranks = 1;
-          MPI_Comm_size(node, &ranks);
-          MPI_Comm_free(&node);
-          allowed = std::max(1u, allowed / static_cast<unsigned int>(ranks));
-        }
+        if (allowed >= hardware)
+          allowed = std::max(
+              1u,
+              allowed /
+                  static_cast<unsigned int>(
+                      internal::node_rank_and_size(MPI_COMM_WORLD).second));
         return allowed;
       }();
       return n;

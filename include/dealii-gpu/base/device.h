@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace dealii
 {
@@ -26,6 +27,13 @@ namespace dealii
 
     /** "host" or "cuda". */
     std::string to_string(const Backend backend);
+
+    namespace internal
+    {
+      /** This process's rank among the MPI ranks of its node, and their
+       *  number ({0, 1} without MPI). */
+      std::pair<int, int> node_rank_and_size(const MPI_Comm &communicator);
+    } // namespace internal
 
     /**
      * The process-wide execution backend. It is chosen once, before any
