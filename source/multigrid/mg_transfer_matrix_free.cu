@@ -13,6 +13,7 @@
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 
 namespace dealii
@@ -280,29 +281,6 @@ namespace dealii
         return partitioner.global_to_local(global);
       }
 
-      // Sorts @p pairs and drops repeated ones, where each first entry is in
-      // @p owned and has one second entry (a DoF's index on the other
-      // side): in linear time, by marking the owned entries.
-      inline void sort_unique_by_owned_first(
-          std::vector<std::pair<types::global_dof_index,
-                                types::global_dof_index>> &pairs,
-          const IndexSet                                  &owned)
-      {
-        const types::global_dof_index        unset = numbers::invalid_dof_index;
-        std::vector<types::global_dof_index> second(owned.n_elements(), unset);
-        for (const auto &pair : pairs)
-        {
-          auto &entry = second[owned.index_within_set(pair.first)];
-          AssertThrow(entry == unset || entry == pair.second,
-                      ExcInternalError());
-          entry = pair.second;
-        }
-        pairs.clear();
-        for (std::size_t k = 0; k < second.size(); ++k)
-          if (second[k] != unset)
-            pairs.emplace_back(owned.nth_index_in_set(k), second[k]);
-      }
-
       // A partitioner with the owned set and the ghosts @p needed: @p
       // external itself if its ghosts hold them all.
       inline std::shared_ptr<const Utilities::MPI::Partitioner>
@@ -498,11 +476,18 @@ namespace dealii
                 }
               }
             });
-        needed[l].insert(
-            needed[l].end(), fine_global[l].begin(), fine_global[l].end());
-        needed[l - 1].insert(needed[l - 1].end(),
-                             coarse_global[l].begin(),
-                             coarse_global[l].end());
+        // Only other ranks' DoFs become ghosts: no copy of the owned ones.
+        const auto add_needed =
+            [&](const unsigned int                          level,
+                const std::vector<types::global_dof_index> &indices)
+        {
+          const IndexSet &owned = dof_handler.locally_owned_mg_dofs(level);
+          for (const auto g : indices)
+            if (!owned.is_element(g))
+              needed[level].push_back(g);
+        };
+        add_needed(l, fine_global[l]);
+        add_needed(l - 1, coarse_global[l]);
       }
 
       level_partitioners.resize(n_levels);
@@ -592,13 +577,29 @@ namespace dealii
               (cell->level_subdomain_id() != numbers::artificial_subdomain_id &&
                cell->subdomain_id() != numbers::artificial_subdomain_id))
             cells.push_back(cell);
-        // Per chunk of cells, in the cells' order (the same lists on any
-        // number of threads).
+        // Each owned global DoF's level DoF and each owned level DoF's
+        // global one, marked by the threads (a DoF shared by cells gets the
+        // same partner from each); the pairs then come out in order.
+        const types::global_dof_index unset = numbers::invalid_dof_index;
+        std::vector<std::atomic<types::global_dof_index>> level_of_global(
+            owned_global.n_elements()),
+            global_of_level(owned_level.n_elements());
+        for (auto &entry : level_of_global)
+          entry.store(unset, std::memory_order_relaxed);
+        for (auto &entry : global_of_level)
+          entry.store(unset, std::memory_order_relaxed);
+        std::atomic<bool> inconsistent(false);
+        const auto mark = [&](std::atomic<types::global_dof_index> &entry,
+                              const types::global_dof_index         value)
+        {
+          const auto old = entry.exchange(value, std::memory_order_relaxed);
+          if (old != unset && old != value)
+            inconsistent = true;
+        };
+        // Level DoFs owned elsewhere, per chunk of cells in the cells' order
+        // (the same list on any number of threads).
         constexpr std::size_t grain    = 1024;
         const std::size_t     n_chunks = (cells.size() + grain - 1) / grain;
-        std::vector<std::vector<
-            std::pair<types::global_dof_index, types::global_dof_index>>>
-            chunk_to(n_chunks), chunk_from(n_chunks);
         std::vector<std::vector<types::global_dof_index>> chunk_send(n_chunks);
         parallel_for_chunks(
             cells.size(),
@@ -608,8 +609,6 @@ namespace dealii
               std::vector<types::global_dof_index> global_indices(
                   dofs_per_cell),
                   level_indices(dofs_per_cell);
-              auto &to   = chunk_to[begin / grain];
-              auto &from = chunk_from[begin / grain];
               auto &send = chunk_send[begin / grain];
               for (std::size_t k = begin; k < end; ++k)
               {
@@ -624,9 +623,9 @@ namespace dealii
                     continue;
                   if (!owned_global.is_element(g))
                     continue;
-                  from.emplace_back(g, m);
+                  mark(level_of_global[owned_global.index_within_set(g)], m);
                   if (owned_level.is_element(m))
-                    to.emplace_back(m, g);
+                    mark(global_of_level[owned_level.index_within_set(m)], g);
                   else
                   {
                     send.push_back(g);
@@ -637,13 +636,7 @@ namespace dealii
             });
         std::vector<types::global_dof_index> send;
         for (std::size_t c = 0; c < n_chunks; ++c)
-        {
-          to_level[l].insert(
-              to_level[l].end(), chunk_to[c].begin(), chunk_to[c].end());
-          from_level[l].insert(
-              from_level[l].end(), chunk_from[c].begin(), chunk_from[c].end());
           send.insert(send.end(), chunk_send[c].begin(), chunk_send[c].end());
-        }
         if (distributed && Utilities::MPI::n_mpi_processes(comm) > 1)
         {
           IndexSet query(owned_level.size());
@@ -663,11 +656,21 @@ namespace dealii
                Utilities::MPI::some_to_some(comm, messages))
             for (std::size_t i = 0; i < received.second.size(); i += 2)
             {
-              to_level[l].emplace_back(received.second[i + 1],
-                                       received.second[i]);
+              mark(global_of_level[owned_level.index_within_set(
+                       received.second[i + 1])],
+                   received.second[i]);
               global_ghosts.push_back(received.second[i]);
             }
         }
+        AssertThrow(!inconsistent, ExcInternalError());
+        for (std::size_t k = 0; k < level_of_global.size(); ++k)
+          if (const auto m = level_of_global[k].load(std::memory_order_relaxed);
+              m != unset)
+            from_level[l].emplace_back(owned_global.nth_index_in_set(k), m);
+        for (std::size_t k = 0; k < global_of_level.size(); ++k)
+          if (const auto g = global_of_level[k].load(std::memory_order_relaxed);
+              g != unset)
+            to_level[l].emplace_back(owned_level.nth_index_in_set(k), g);
       }
       global_copy_partitioner = internal::partitioner_with_ghosts(
           owned_global, global_ghosts, nullptr, comm);
@@ -681,9 +684,6 @@ namespace dealii
       copy_vectors.resize(n_levels);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
-        internal::sort_unique_by_owned_first(
-            to_level[l], dof_handler.locally_owned_mg_dofs(l));
-        internal::sort_unique_by_owned_first(from_level[l], owned_global);
         LevelCopy                           &copy = copies[l];
         std::vector<types::global_dof_index> level_ghosts;
         for (const auto &pair : from_level[l])
