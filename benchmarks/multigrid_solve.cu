@@ -8,7 +8,8 @@
 // per V-cycle and solve time. Prints a table and writes multigrid_solve.csv.
 //   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
 //                   [--mesh=uniform|adaptive] [--vcycle=float|double]
-//                   [--device=...]
+//                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
+//                   [--coarse=chebyshev|cg|amg] [--device=...]
 #include <dealii-gpu/base/device.h>
 
 #include <deal.II/base/utilities.h>
@@ -20,10 +21,11 @@
 
 using namespace dealii;
 
-template <int degree, typename LevelNumber>
+template <int degree>
 void
 run(const std::vector<unsigned int> &refinements,
     const bool                       adaptive,
+    const GPU::MultigridData        &data,
     std::ofstream                   &csv)
 {
   constexpr int dim  = 3;
@@ -44,9 +46,12 @@ run(const std::vector<unsigned int> &refinements,
     }
     const double mesh = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
     const Poisson::Result x =
-        Poisson::solve<dim, degree, LevelNumber>(tria, true, 1e-8);
-    const char  *precision = sizeof(LevelNumber) == 4 ? "float" : "double";
-    const char  *kind      = adaptive ? "adaptive" : "uniform";
+        Poisson::solve<dim, degree>(tria, true, 1e-8, data);
+    const char *precision =
+        data.precision == GPU::MultigridData::Precision::double_precision
+            ? "double"
+            : "float";
+    const char  *kind = adaptive ? "adaptive" : "uniform";
     const double setup_ours =
         x.setup_operator + x.setup_levels + x.setup_transfer + x.setup_smoother;
     if (root)
@@ -89,7 +94,8 @@ main(int argc, char **argv)
     GPU::set_setup_progress(&std::cout);
   unsigned int              degree = 2;
   std::vector<unsigned int> refinements{2, 3, 4};
-  bool                      adaptive = false, double_cycle = false;
+  bool                      adaptive = false;
+  GPU::MultigridData        data;
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
@@ -104,7 +110,21 @@ main(int argc, char **argv)
     else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
       adaptive = arg == "--mesh=adaptive";
     else if (arg == "--vcycle=double" || arg == "--vcycle=float")
-      double_cycle = arg == "--vcycle=double";
+      data.precision = arg == "--vcycle=double"
+                           ? GPU::MultigridData::Precision::double_precision
+                           : GPU::MultigridData::Precision::single_precision;
+    else if (arg == "--smoother=jacobi" || arg == "--smoother=chebyshev")
+      data.smoother = arg == "--smoother=jacobi"
+                          ? GPU::MultigridData::Smoother::jacobi
+                          : GPU::MultigridData::Smoother::chebyshev;
+    else if (arg.rfind("--smoothing-degree=", 0) == 0)
+      data.smoothing_degree = std::stoi(arg.substr(19));
+    else if (arg == "--coarse=chebyshev")
+      data.coarse_solver = GPU::MultigridData::CoarseSolver::chebyshev;
+    else if (arg == "--coarse=cg")
+      data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
+    else if (arg == "--coarse=amg")
+      data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
     else if (arg.rfind("--device", 0) != 0)
       AssertThrow(false, ExcMessage("unknown argument " + arg));
   }
@@ -113,8 +133,8 @@ main(int argc, char **argv)
   if (root)
   {
     std::cout
-        << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG "
-           "(Chebyshev(5)), 1e-8; backend "
+        << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG ("
+        << data.description() << "), 1e-8; backend "
         << GPU::Device::description() << ", "
         << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
         << "   mesh   V-cycle     DoFs lev  mesh[s] dealII[s]  op[s] levels[s] "
@@ -127,12 +147,8 @@ main(int argc, char **argv)
            "device_bytes,residual\n";
   }
   AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
-  if (degree == 2 && !double_cycle)
-    run<2, float>(refinements, adaptive, csv);
-  else if (degree == 2)
-    run<2, double>(refinements, adaptive, csv);
-  else if (!double_cycle)
-    run<4, float>(refinements, adaptive, csv);
+  if (degree == 2)
+    run<2>(refinements, adaptive, data, csv);
   else
-    run<4, double>(refinements, adaptive, csv);
+    run<4>(refinements, adaptive, data, csv);
 }

@@ -113,12 +113,14 @@ namespace Poisson
   }
 
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
-  // the ball, to a relative residual of @p tolerance.
-  template <int dim, int degree, typename LevelNumber>
+  // the ball, to a relative residual of @p tolerance; a non-empty
+  // @p reaction adds (c u, v) to the operator and every level.
+  template <int dim, int degree>
   Result solve(const parallel::distributed::Triangulation<dim> &tria,
                const bool                                       ball,
                const double                                     tolerance,
-               const unsigned int smoothing_degree = 5)
+               const GPU::MultigridData &mg_data = GPU::MultigridData(),
+               const std::function<double(const Point<dim> &)> &reaction = {})
   {
     const MPI_Comm      comm = tria.get_communicator();
     Result              result;
@@ -153,15 +155,13 @@ namespace Poisson
     };
     timer.restart();
     GPU::LaplaceOperator<dim, degree, double> system;
-    system.reinit(mapping, dof_handler, constraints, coefficient);
+    system.reinit(mapping, dof_handler, constraints, coefficient, reaction);
     GPU::Device::synchronize();
     result.setup_operator = Utilities::MPI::max(timer.wall_time(), comm);
 
-    typename GPU::MultigridPreconditioner<dim, degree, LevelNumber>::
-        AdditionalData mg_data;
-    mg_data.smoothing_degree = smoothing_degree;
-    GPU::MultigridPreconditioner<dim, degree, LevelNumber> preconditioner;
-    preconditioner.initialize(mapping, dof_handler, {0}, coefficient, mg_data);
+    GPU::MultigridPreconditioner<dim, degree> preconditioner;
+    preconditioner.initialize(
+        mapping, dof_handler, {0}, coefficient, reaction, mg_data);
     GPU::Device::synchronize();
     const auto &times      = preconditioner.get_setup_times();
     result.peak_rss        = host_memory("VmHWM:");

@@ -1,13 +1,16 @@
 // The step-64 problem on GPU::MatrixFree: -div(grad u) + a(x) u = 1 on
 // (-1, 1)^dim with u = 0 on the boundary and a(x) = 10 / (0.05 + 2 |x|^2),
-// solved with deal.II's SolverCG and a Jacobi preconditioner whose diagonal
-// is computed on the device. Each refinement is also solved with deal.II's
-// CPU MatrixFree (up to a size limit) and the two solutions are compared.
+// solved with deal.II's SolverCG preconditioned by GPU::MultigridPreconditioner
+// (the reaction term on every level) or, for comparison, by the inverse
+// diagonal computed on the device. Each refinement is also solved with
+// deal.II's CPU MatrixFree (up to a size limit) and the two solutions are
+// compared.
 //
 //   helmholtz [helmholtz.prm] [--device=cuda|host]
 //   mpirun -np N helmholtz ...
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/multigrid/multigrid_preconditioner.h>
 #include <dealii-gpu/operators/laplace_operator.h>
 #include <dealii-gpu/operators/source_cell.h>
 
@@ -44,6 +47,8 @@ namespace Helmholtz
     unsigned int              degree = 3;
     std::vector<unsigned int> refinements;
     std::string               backend;
+    std::string               preconditioner;
+    GPU::MultigridData        multigrid;
     double                    tolerance    = 1e-10;
     double                    cpu_max_dofs = 2e6;
     bool                      write_vtu    = true;
@@ -63,6 +68,10 @@ namespace Helmholtz
                         "auto",
                         Patterns::Selection("auto|cuda|host"),
                         "--device=NAME on the command line overrides it");
+      prm.declare_entry("Preconditioner",
+                        "multigrid",
+                        Patterns::Selection("multigrid|jacobi"),
+                        "Of the GPU solve: a V-cycle, or the inverse diagonal");
       prm.declare_entry(
           "Solver tolerance",
           "1e-10",
@@ -76,6 +85,9 @@ namespace Helmholtz
       prm.declare_entry("Write VTU", "true", Patterns::Bool());
       prm.declare_entry("VTU up to DoFs", "3e6", Patterns::Double(0));
       prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
+      prm.enter_subsection("Multigrid");
+      GPU::MultigridData::declare_parameters(prm);
+      prm.leave_subsection();
     }
 
     void parse(ParameterHandler &prm)
@@ -86,11 +98,15 @@ namespace Helmholtz
       for (const auto &s : Utilities::split_string_list(prm.get("Refinements")))
         refinements.push_back(Utilities::string_to_int(s));
       backend          = prm.get("Backend");
+      preconditioner   = prm.get("Preconditioner");
       tolerance        = prm.get_double("Solver tolerance");
       cpu_max_dofs     = prm.get_double("CPU reference up to DoFs");
       write_vtu        = prm.get_bool("Write VTU");
       vtu_max_dofs     = prm.get_double("VTU up to DoFs");
       output_directory = prm.get("Output directory");
+      prm.enter_subsection("Multigrid");
+      multigrid.parse_parameters(prm);
+      prm.leave_subsection();
     }
   };
 
@@ -197,7 +213,12 @@ namespace Helmholtz
     const MPI_Comm     comm = MPI_COMM_WORLD;
     ConditionalOStream pcout(std::cout,
                              Utilities::MPI::this_mpi_process(comm) == 0);
+    const bool         multigrid = param.preconditioner == "multigrid";
     pcout << "helmholtz: -div(grad u) + a(x) u = 1, " << dim << "D, Q" << degree
+          << ", CG with "
+          << (multigrid ? "a multigrid V-cycle (" +
+                              param.multigrid.description() + ")"
+                        : std::string("the inverse diagonal"))
           << ", on " << GPU::Device::description() << ", "
           << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
           << std::endl;
@@ -207,12 +228,20 @@ namespace Helmholtz
     for (const unsigned int refinements : param.refinements)
     {
       Timer                                     timer;
-      parallel::distributed::Triangulation<dim> tria(comm);
+      parallel::distributed::Triangulation<dim> tria(
+          comm,
+          Triangulation<dim>::limit_level_difference_at_vertices,
+          multigrid
+              ? parallel::distributed::Triangulation<
+                    dim>::construct_multigrid_hierarchy
+              : parallel::distributed::Triangulation<dim>::default_setting);
       GridGenerator::hyper_cube(tria, -1., 1.);
       tria.refine_global(refinements);
       FE_Q<dim>       fe(degree);
       DoFHandler<dim> dof_handler(tria);
       dof_handler.distribute_dofs(fe);
+      if (multigrid)
+        dof_handler.distribute_mg_dofs();
       MappingQ1<dim> mapping;
       pcout << "refinement " << refinements << ": "
             << tria.n_global_active_cells() << " cells, "
@@ -236,23 +265,43 @@ namespace Helmholtz
       op.initialize_dof_vector(rhs);
       op.get_matrix_free().cell_loop(GPU::SourceCell<dim, degree>(), rhs, rhs);
       op.get_matrix_free().set_constrained_values(0., rhs);
-      DiagonalMatrix<GPU::Vector<double>> jacobi;
-      op.compute_inverse_diagonal(jacobi.get_vector());
+      DiagonalMatrix<GPU::Vector<double>>       jacobi;
+      GPU::MultigridPreconditioner<dim, degree> mg;
+      if (multigrid)
+        mg.initialize(
+            mapping,
+            dof_handler,
+            {0},
+            [](const Point<dim> &) { return 1.; },
+            &reaction<dim>,
+            param.multigrid);
+      else
+        op.compute_inverse_diagonal(jacobi.get_vector());
       GPU::Device::synchronize();
       const double setup = timer.wall_time();
       pcout << "  setup " << setup << " s: deal.II (mesh, DoFs, constraints) "
             << setup_dealii << " s, GPU operator (";
       if (Utilities::MPI::this_mpi_process(comm) == 0)
         op.get_setup_timer().print(std::cout);
-      pcout << "), right-hand side and diagonal "
-            << setup - setup_dealii - op.get_setup_timer().total() << " s"
-            << std::endl;
+      if (multigrid)
+      {
+        pcout << "), multigrid (";
+        if (Utilities::MPI::this_mpi_process(comm) == 0)
+          mg.get_setup_timer().print(std::cout);
+      }
+      pcout << "), right-hand side" << (multigrid ? " " : " and diagonal ")
+            << setup - setup_dealii - op.get_setup_timer().total() -
+                   mg.get_setup_timer().total()
+            << " s" << std::endl;
 
       timer.restart();
       SolverControl control(10000, param.tolerance * rhs.l2_norm());
       control.log_result(false);
       SolverCG<GPU::Vector<double>> cg(control);
-      cg.solve(op, u, rhs, jacobi);
+      if (multigrid)
+        cg.solve(op, u, rhs, mg);
+      else
+        cg.solve(op, u, rhs, jacobi);
       GPU::Device::synchronize();
       const double solve = timer.wall_time();
 

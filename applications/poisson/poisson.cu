@@ -44,19 +44,19 @@ namespace PoissonApplication
 {
   struct Parameters
   {
-    unsigned int dim    = 3;
-    unsigned int degree = 2;
-    std::string  geometry;
-    unsigned int initial_refinements = 2;
-    unsigned int cycles              = 6;
-    double       refine_fraction     = 0.3;
-    double       max_dofs            = 1e8;
-    unsigned int smoothing_degree    = 5;
-    double       tolerance           = 1e-8;
-    std::string  backend;
-    bool         write_vtu    = true;
-    double       vtu_max_dofs = 3e6;
-    std::string  output_directory;
+    unsigned int       dim    = 3;
+    unsigned int       degree = 2;
+    std::string        geometry;
+    unsigned int       initial_refinements = 2;
+    unsigned int       cycles              = 6;
+    double             refine_fraction     = 0.3;
+    double             max_dofs            = 1e8;
+    GPU::MultigridData multigrid;
+    double             tolerance = 1e-8;
+    std::string        backend;
+    bool               write_vtu    = true;
+    double             vtu_max_dofs = 3e6;
+    std::string        output_directory;
 
     void declare(ParameterHandler &prm)
     {
@@ -84,10 +84,6 @@ namespace PoissonApplication
                         "1e8",
                         Patterns::Double(0),
                         "Stop the cycles before the mesh exceeds this size");
-      prm.declare_entry("Smoothing degree",
-                        "5",
-                        Patterns::Integer(1, 20),
-                        "Degree of the Chebyshev smoother of the V-cycle");
       prm.declare_entry(
           "Solver tolerance",
           "1e-8",
@@ -100,6 +96,9 @@ namespace PoissonApplication
       prm.declare_entry("Write VTU", "true", Patterns::Bool());
       prm.declare_entry("VTU up to DoFs", "3e6", Patterns::Double(0));
       prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
+      prm.enter_subsection("Multigrid");
+      GPU::MultigridData::declare_parameters(prm);
+      prm.leave_subsection();
     }
 
     void parse(ParameterHandler &prm)
@@ -111,12 +110,14 @@ namespace PoissonApplication
       cycles              = prm.get_integer("Cycles");
       refine_fraction     = prm.get_double("Refine fraction");
       max_dofs            = prm.get_double("Max DoFs");
-      smoothing_degree    = prm.get_integer("Smoothing degree");
       tolerance           = prm.get_double("Solver tolerance");
       backend             = prm.get("Backend");
       write_vtu           = prm.get_bool("Write VTU");
       vtu_max_dofs        = prm.get_double("VTU up to DoFs");
       output_directory    = prm.get("Output directory");
+      prm.enter_subsection("Multigrid");
+      multigrid.parse_parameters(prm);
+      prm.leave_subsection();
     }
   };
 
@@ -153,8 +154,9 @@ namespace PoissonApplication
     void run()
     {
       pcout << "poisson: -div(a(x) grad u) = 1 on the " << param.geometry
-            << ", " << dim << "D, Q" << degree << ", CG with a float "
-            << "multigrid V-cycle, on " << GPU::Device::description() << ", "
+            << ", " << dim << "D, Q" << degree << ", CG with a multigrid "
+            << "V-cycle (" << param.multigrid.description() << "), on "
+            << GPU::Device::description() << ", "
             << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
             << std::endl;
       // Steps of our set-up that take half a second or more print a line.
@@ -238,10 +240,9 @@ namespace PoissonApplication
       timer.restart();
       GPU::LaplaceOperator<dim, degree, double> system;
       system.reinit(mapping, dof_handler, constraints, &coefficient<dim>);
-      typename GPU::MultigridPreconditioner<dim, degree>::AdditionalData data;
-      data.smoothing_degree = param.smoothing_degree;
       GPU::MultigridPreconditioner<dim, degree> multigrid;
-      multigrid.initialize(mapping, dof_handler, {0}, &coefficient<dim>, data);
+      multigrid.initialize(
+          mapping, dof_handler, {0}, &coefficient<dim>, param.multigrid);
       GPU::Vector<double> u, f;
       system.initialize_dof_vector(u);
       system.initialize_dof_vector(f);

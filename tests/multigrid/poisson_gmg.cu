@@ -20,6 +20,9 @@ run(const bool         ball,
     const unsigned int max_ref,
     const bool         adaptive = false)
 {
+  GPU::MultigridData data;
+  if (std::is_same_v<LevelNumber, double>)
+    data.precision = GPU::MultigridData::Precision::double_precision;
   std::vector<unsigned int> iterations;
   double                    last_error = 0;
   for (unsigned int r = min_ref; r <= max_ref; ++r)
@@ -36,7 +39,7 @@ run(const bool         ball,
       refine_shell(tria, 0., 0.3);
     }
     const Poisson::Result result =
-        Poisson::solve<dim, degree, LevelNumber>(tria, ball, 1e-8);
+        Poisson::solve<dim, degree>(tria, ball, 1e-8, data);
     iterations.push_back(result.iterations);
     deallog << dim << "D Q" << degree << (ball ? " ball" : " cube")
             << (adaptive ? " adaptive" : "") << " V-cycle in "

@@ -1,0 +1,86 @@
+// GPU::MGCoarseGridAMG: the coarse-level solver of a multigrid V-cycle on
+// GPU::Vector by Trilinos ML AMG on the host, for coarse meshes that are
+// too large for a Chebyshev or CG-Jacobi solve.
+#ifndef dealii_gpu_multigrid_mg_coarse_amg_h
+#define dealii_gpu_multigrid_mg_coarse_amg_h
+
+#include <dealii-gpu/lac/vector.h>
+
+#include <deal.II/base/function.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/mapping.h>
+#include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/lac/trilinos_sparse_matrix.h>
+#include <deal.II/lac/trilinos_vector.h>
+#include <deal.II/multigrid/mg_base.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+
+#include <functional>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    /**
+     * Coarse solver for deal.II's Multigrid on GPU::Vector: the matrix of
+     * (a(x) grad u, grad v) + (c(x) u, v) on the coarsest level, assembled
+     * once on the host with FEValues (the level's boundary DoFs of
+     * MGConstrainedDoFs as identity rows, like the matrix-free level
+     * operators), solved by CG preconditioned with Trilinos ML AMG to a
+     * relative reduction. Each call copies the level vector to the host and
+     * back, so it pays off only when the coarse level is not tiny.
+     *
+     * Scalar elements only (FE_Q of any degree); MPI through the level's
+     * locally owned DoFs.
+     */
+    template <int dim, typename Number>
+    class MGCoarseGridAMG : public MGCoarseGridBase<Vector<Number>>
+    {
+    public:
+      struct AdditionalData
+      {
+        /** CG with AMG reduces the coarse residual by this factor. */
+        double reduction = 1e-3;
+        /** Iteration limit; reaching it throws SolverControl's exception. */
+        unsigned int max_iterations = 200;
+      };
+
+      /**
+       * Assemble the matrix of @p level (usually 0) and build the AMG
+       * hierarchy. An empty @p reaction means no reaction term.
+       */
+      void
+      initialize(const Mapping<dim>      &mapping,
+                 const DoFHandler<dim>   &dof_handler,
+                 const MGConstrainedDoFs &mg_constrained_dofs,
+                 const std::function<double(const Point<dim> &)> &diffusion,
+                 const std::function<double(const Point<dim> &)> &reaction,
+                 const unsigned int                               level = 0,
+                 const AdditionalData &additional_data = AdditionalData());
+
+      /** dst = approximate inverse of the level matrix times src. */
+      void operator()(const unsigned int    level,
+                      Vector<Number>       &dst,
+                      const Vector<Number> &src) const override;
+
+      /** The assembled level matrix. */
+      const TrilinosWrappers::SparseMatrix &get_matrix() const
+      {
+        return matrix;
+      }
+
+      /** CG iterations of the last call. */
+      unsigned int last_iterations() const { return iterations; }
+
+    private:
+      TrilinosWrappers::SparseMatrix        matrix;
+      TrilinosWrappers::PreconditionAMG     amg;
+      mutable TrilinosWrappers::MPI::Vector host_src, host_dst;
+      AdditionalData                        data;
+      unsigned int                          coarse_level = 0;
+      mutable unsigned int                  iterations   = 0;
+    };
+  } // namespace GPU
+} // namespace dealii
+
+#endif

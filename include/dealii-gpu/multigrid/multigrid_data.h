@@ -1,0 +1,76 @@
+// GPU::MultigridData: the choices of GPU::MultigridPreconditioner
+// (smoother, coarse solver, precision of the V-cycle), with their
+// ParameterHandler entries.
+#ifndef dealii_gpu_multigrid_multigrid_data_h
+#define dealii_gpu_multigrid_multigrid_data_h
+
+#include <deal.II/base/parameter_handler.h>
+
+#include <string>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    /**
+     * What GPU::MultigridPreconditioner builds; the defaults are what
+     * benchmarks/multigrid_solve measured fastest to a 1e-8 reduction.
+     */
+    struct MultigridData
+    {
+      enum class Smoother
+      {
+        /** deal.II's PreconditionChebyshev around the inverse diagonal. */
+        chebyshev,
+        /** Damped Jacobi: x += omega D^-1 (b - A x), smoothing_degree
+         *  steps (deal.II's Chebyshev of degree 1, which is this step). */
+        jacobi
+      };
+
+      enum class CoarseSolver
+      {
+        /** Chebyshev iteration to coarse_reduction, its degree from the
+         *  estimated spectrum. */
+        chebyshev,
+        /** CG with the inverse diagonal to coarse_reduction, on the device. */
+        cg_jacobi,
+        /** CG with Trilinos ML AMG to coarse_reduction, on the host
+         *  (GPU::MGCoarseGridAMG; matrix assembled once). */
+        amg
+      };
+
+      enum class Precision
+      {
+        /** Levels, transfer and smoothers in float inside a solver in
+         *  double. */
+        single_precision,
+        double_precision
+      };
+
+      Smoother smoother = Smoother::chebyshev;
+      /** Chebyshev: the polynomial degree; Jacobi: the number of steps. */
+      unsigned int smoothing_degree = 5;
+      /** Chebyshev acts on eigenvalues in [max / range, max]. */
+      double smoothing_range = 20.;
+      /** Jacobi's omega; 0 takes 4 / (3 lambda_max) from the estimated
+       *  largest eigenvalue of D^-1 A (damps its upper half). */
+      double       jacobi_relaxation = 0.;
+      CoarseSolver coarse_solver     = CoarseSolver::chebyshev;
+      /** The coarse solver reduces the coarse residual by this factor. */
+      double    coarse_reduction = 1e-3;
+      Precision precision        = Precision::single_precision;
+
+      /** Entries "Smoother", "Smoothing degree", "Smoothing range",
+       *  "Jacobi relaxation", "Coarse solver", "Coarse reduction",
+       *  "V-cycle precision" in the current subsection. */
+      static void declare_parameters(ParameterHandler &prm);
+
+      void parse_parameters(const ParameterHandler &prm);
+
+      /** E.g. "chebyshev(5), coarse amg, float". */
+      std::string description() const;
+    };
+  } // namespace GPU
+} // namespace dealii
+
+#endif

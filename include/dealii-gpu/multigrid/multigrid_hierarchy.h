@@ -1,0 +1,278 @@
+// GPU::internal::MultigridHierarchy: the levels, transfer, smoothers and
+// coarse solver of GPU::MultigridPreconditioner in one number type.
+// Include from .cu files.
+#ifndef dealii_gpu_multigrid_multigrid_hierarchy_h
+#define dealii_gpu_multigrid_multigrid_hierarchy_h
+
+#include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_level_operators.h>
+#include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
+#include <dealii-gpu/multigrid/multigrid_data.h>
+#include <dealii-gpu/operators/laplace_operator.h>
+
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/diagonal_matrix.h>
+#include <deal.II/lac/precondition.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/multigrid/mg_coarse.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+#include <deal.II/multigrid/mg_matrix.h>
+#include <deal.II/multigrid/mg_smoother.h>
+#include <deal.II/multigrid/multigrid.h>
+
+#include <functional>
+#include <memory>
+#include <set>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      template <int dim, int degree, typename LevelNumber>
+      class MultigridHierarchy
+      {
+      public:
+        using LevelVector    = Vector<LevelNumber>;
+        using LevelOperator  = LaplaceOperator<dim, degree, LevelNumber>;
+        using ScalarFunction = std::function<double(const Point<dim> &)>;
+
+        // Build on the level DoFs of dof_handler; mg_constrained_dofs is
+        // initialized with the boundary DoFs and must outlive this.
+        void initialize(const Mapping<dim>      &mapping,
+                        const DoFHandler<dim>   &dof_handler,
+                        const MGConstrainedDoFs &mg_constrained_dofs,
+                        const ScalarFunction    &diffusion,
+                        const ScalarFunction    &reaction,
+                        const MultigridData     &data,
+                        SetupTimer              &setup_timer)
+        {
+          const unsigned int n_levels =
+              dof_handler.get_triangulation().n_global_levels();
+          operators.resize(0, n_levels - 1);
+          level_operators.resize(0, n_levels - 1);
+          interface_operators.resize(0, n_levels - 1);
+          bool has_refinement_edge = false;
+          std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
+              partitioners(n_levels);
+          for (unsigned int level = 0; level < n_levels; ++level)
+          {
+            setup_timer.start("level constraints");
+            IndexSet relevant;
+            DoFTools::extract_locally_relevant_level_dofs(
+                dof_handler, level, relevant);
+            AffineConstraints<double> level_constraints;
+            level_constraints.reinit(relevant);
+            level_constraints.add_lines(
+                mg_constrained_dofs.get_boundary_indices(level));
+            level_constraints.close();
+            setup_timer.stop();
+            operators[level].reinit(mapping,
+                                    dof_handler,
+                                    level_constraints,
+                                    diffusion,
+                                    reaction,
+                                    level);
+            setup_timer.add(operators[level].get_setup_timer());
+            setup_timer.start("edge operators");
+            partitioners[level] =
+                operators[level].get_matrix_free().get_vector_partitioner();
+            level_operators[level].initialize(
+                operators[level], mg_constrained_dofs, level);
+            interface_operators[level].initialize(level_operators[level]);
+            has_refinement_edge = has_refinement_edge ||
+                                  level_operators[level].has_refinement_edge();
+            setup_timer.stop();
+          }
+
+          setup_timer.start("transfer");
+          transfer.initialize_constraints(mg_constrained_dofs);
+          transfer.build(dof_handler, partitioners);
+          setup_timer.stop();
+
+          setup_timer.start("smoothers");
+          initialize_smoothers(data);
+          setup_timer.stop();
+          setup_timer.start("coarse solver");
+          initialize_coarse_solver(mapping,
+                                   dof_handler,
+                                   mg_constrained_dofs,
+                                   diffusion,
+                                   reaction,
+                                   data);
+          setup_timer.stop();
+
+          level_matrices.initialize(level_operators);
+          multigrid = std::make_unique<Multigrid<LevelVector>>(
+              level_matrices, *coarse, transfer, smoother, smoother);
+          if (has_refinement_edge)
+          {
+            interface_matrices.initialize(interface_operators);
+            multigrid->set_edge_matrices(interface_matrices,
+                                         interface_matrices);
+          }
+          preconditioner = std::make_unique<Preconditioner>(
+              dof_handler, *multigrid, transfer);
+        }
+
+        template <typename Number>
+        void vmult(Vector<Number> &dst, const Vector<Number> &src) const
+        {
+          preconditioner->vmult(dst, src);
+        }
+
+        unsigned int n_levels() const { return operators.n_levels(); }
+
+        const LevelOperator &get_level_operator(const unsigned int level) const
+        {
+          return operators[level];
+        }
+
+        const MGTransferMatrixFree<dim, LevelNumber> &get_transfer() const
+        {
+          return transfer;
+        }
+
+        std::size_t memory_consumption() const
+        {
+          std::size_t bytes = transfer.memory_consumption();
+          for (unsigned int l = operators.min_level();
+               l <= operators.max_level();
+               ++l)
+            bytes += operators[l].memory_consumption() +
+                     level_operators[l].memory_consumption();
+          return bytes;
+        }
+
+      private:
+        using EdgeOperator      = MGLevelOperator<LevelOperator>;
+        using InterfaceOperator = MGInterfaceOperator<EdgeOperator>;
+        using Diagonal          = DiagonalMatrix<LevelVector>;
+        using Smoother =
+            PreconditionChebyshev<EdgeOperator, LevelVector, Diagonal>;
+        using Preconditioner =
+            PreconditionMG<dim,
+                           LevelVector,
+                           MGTransferMatrixFree<dim, LevelNumber>>;
+
+        // Chebyshev on every level (degree 1 is a damped Jacobi step), the
+        // eigenvalues estimated here rather than in the first V-cycle.
+        void initialize_smoothers(const MultigridData &data)
+        {
+          const unsigned int max_level = operators.max_level();
+          const bool jacobi = data.smoother == MultigridData::Smoother::jacobi;
+          const bool coarse_chebyshev =
+              data.coarse_solver == MultigridData::CoarseSolver::chebyshev;
+          MGLevelObject<typename Smoother::AdditionalData> smoother_data(
+              0, max_level);
+          for (unsigned int level = 0; level <= max_level; ++level)
+          {
+            auto &level_data          = smoother_data[level];
+            level_data.preconditioner = std::make_shared<Diagonal>();
+            level_operators[level].compute_inverse_diagonal(
+                level_data.preconditioner->get_vector());
+            if (level == 0)
+            {
+              coarse_diagonal = level_data.preconditioner;
+              // A solver on the coarse level: a degree that reaches the
+              // reduction, eigenvalues estimated over the full spectrum.
+              level_data.smoothing_range     = data.coarse_reduction;
+              level_data.degree              = numbers::invalid_unsigned_int;
+              level_data.eig_cg_n_iterations = operators[0].m();
+            }
+            else if (jacobi && data.jacobi_relaxation > 0)
+            {
+              // theta = 1 / omega: [max / range, max] with max = 2 / omega
+              // and a range so wide that its lower end vanishes.
+              level_data.degree              = 1;
+              level_data.eig_cg_n_iterations = 0;
+              level_data.max_eigenvalue      = 2. / data.jacobi_relaxation;
+              level_data.smoothing_range     = 1e12;
+            }
+            else
+            {
+              level_data.degree          = jacobi ? 1 : data.smoothing_degree;
+              level_data.smoothing_range = jacobi ? 2. : data.smoothing_range;
+              level_data.eig_cg_n_iterations = 10;
+            }
+          }
+          smoother.initialize(level_operators, smoother_data);
+          smoother.set_steps(jacobi ? data.smoothing_degree : 1);
+          LevelVector vector;
+          for (unsigned int level = (coarse_chebyshev ? 0 : 1);
+               level <= max_level;
+               ++level)
+          {
+            level_operators[level].initialize_dof_vector(vector);
+            smoother[level].estimate_eigenvalues(vector);
+          }
+        }
+
+        void
+        initialize_coarse_solver(const Mapping<dim>      &mapping,
+                                 const DoFHandler<dim>   &dof_handler,
+                                 const MGConstrainedDoFs &mg_constrained_dofs,
+                                 const ScalarFunction    &diffusion,
+                                 const ScalarFunction    &reaction,
+                                 const MultigridData     &data)
+        {
+          switch (data.coarse_solver)
+          {
+          case MultigridData::CoarseSolver::chebyshev:
+            coarse = std::make_unique<MGCoarseGridApplySmoother<LevelVector>>(
+                smoother);
+            break;
+          case MultigridData::CoarseSolver::cg_jacobi:
+            coarse_control = std::make_unique<ReductionControl>(
+                1000, 1e-300, data.coarse_reduction, false, false);
+            coarse_cg =
+                std::make_unique<SolverCG<LevelVector>>(*coarse_control);
+            coarse = std::make_unique<
+                MGCoarseGridIterativeSolver<LevelVector,
+                                            SolverCG<LevelVector>,
+                                            EdgeOperator,
+                                            Diagonal>>(
+                *coarse_cg, level_operators[0], *coarse_diagonal);
+            break;
+          case MultigridData::CoarseSolver::amg:
+          {
+            auto amg = std::make_unique<MGCoarseGridAMG<dim, LevelNumber>>();
+            typename MGCoarseGridAMG<dim, LevelNumber>::AdditionalData amg_data;
+            amg_data.reduction = data.coarse_reduction;
+            amg->initialize(mapping,
+                            dof_handler,
+                            mg_constrained_dofs,
+                            diffusion,
+                            reaction,
+                            0,
+                            amg_data);
+            coarse = std::move(amg);
+            break;
+          }
+          }
+        }
+
+        // Declared in the order they refer to each other (destroyed in
+        // reverse).
+        MGLevelObject<LevelOperator>                   operators;
+        MGLevelObject<EdgeOperator>                    level_operators;
+        MGLevelObject<InterfaceOperator>               interface_operators;
+        MGTransferMatrixFree<dim, LevelNumber>         transfer;
+        mg::SmootherRelaxation<Smoother, LevelVector>  smoother;
+        std::shared_ptr<Diagonal>                      coarse_diagonal;
+        std::unique_ptr<ReductionControl>              coarse_control;
+        std::unique_ptr<SolverCG<LevelVector>>         coarse_cg;
+        std::unique_ptr<MGCoarseGridBase<LevelVector>> coarse;
+        mg::Matrix<LevelVector>                        level_matrices;
+        mg::Matrix<LevelVector>                        interface_matrices;
+        std::unique_ptr<Multigrid<LevelVector>>        multigrid;
+        std::unique_ptr<Preconditioner>                preconditioner;
+      };
+    } // namespace internal
+  }   // namespace GPU
+} // namespace dealii
+
+#endif

@@ -1,0 +1,135 @@
+#include <dealii-gpu/multigrid/mg_coarse_amg.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/full_matrix.h>
+#include <deal.II/lac/la_parallel_vector.h>
+#include <deal.II/lac/solver_cg.h>
+#include <deal.II/lac/sparsity_tools.h>
+#include <deal.II/multigrid/mg_tools.h>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    template <int dim, typename Number>
+    void MGCoarseGridAMG<dim, Number>::initialize(
+        const Mapping<dim>                              &mapping,
+        const DoFHandler<dim>                           &dof_handler,
+        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const std::function<double(const Point<dim> &)> &diffusion,
+        const std::function<double(const Point<dim> &)> &reaction,
+        const unsigned int                               level,
+        const AdditionalData                            &additional_data)
+    {
+      const FiniteElement<dim> &fe = dof_handler.get_fe();
+      AssertThrow(fe.n_components() == 1,
+                  ExcMessage("MGCoarseGridAMG assembles scalar elements "
+                             "only, not " +
+                             fe.get_name()));
+      AssertThrow(dof_handler.has_level_dofs(),
+                  ExcMessage("MGCoarseGridAMG needs level DoFs: call "
+                             "distribute_mg_dofs()"));
+      data                 = additional_data;
+      coarse_level         = level;
+      const MPI_Comm comm  = dof_handler.get_communicator();
+      const IndexSet owned = dof_handler.locally_owned_mg_dofs(level);
+      IndexSet       relevant;
+      DoFTools::extract_locally_relevant_level_dofs(
+          dof_handler, level, relevant);
+      AffineConstraints<double> constraints;
+      constraints.reinit(relevant);
+      if (mg_constrained_dofs.have_boundary_indices())
+        constraints.add_lines(mg_constrained_dofs.get_boundary_indices(level));
+      constraints.close();
+
+      DynamicSparsityPattern dsp(relevant);
+      MGTools::make_sparsity_pattern(dof_handler, dsp, level, constraints);
+      SparsityTools::distribute_sparsity_pattern(dsp, owned, comm, relevant);
+      matrix.reinit(owned, owned, dsp, comm);
+
+      const QGauss<dim>                    quadrature(fe.degree + 1);
+      FEValues<dim>                        fe_values(mapping,
+                              fe,
+                              quadrature,
+                              update_values | update_gradients |
+                                  update_quadrature_points | update_JxW_values);
+      const unsigned int                   n = fe.n_dofs_per_cell();
+      FullMatrix<double>                   cell_matrix(n, n);
+      std::vector<types::global_dof_index> indices(n);
+      for (const auto &cell : dof_handler.mg_cell_iterators_on_level(level))
+        if (cell->is_locally_owned_on_level())
+        {
+          fe_values.reinit(cell);
+          cell_matrix = 0;
+          for (const unsigned int q : fe_values.quadrature_point_indices())
+          {
+            const Point<dim> &x = fe_values.quadrature_point(q);
+            const double      a = diffusion(x) * fe_values.JxW(q);
+            const double c = reaction ? reaction(x) * fe_values.JxW(q) : 0.;
+            for (unsigned int i = 0; i < n; ++i)
+              for (unsigned int j = 0; j < n; ++j)
+                cell_matrix(i, j) += a * (fe_values.shape_grad(i, q) *
+                                          fe_values.shape_grad(j, q)) +
+                                     c * fe_values.shape_value(i, q) *
+                                         fe_values.shape_value(j, q);
+          }
+          cell->get_mg_dof_indices(indices);
+          constraints.distribute_local_to_global(cell_matrix, indices, matrix);
+        }
+      matrix.compress(VectorOperation::add);
+      // Identity rows on the boundary DoFs, as in the level operators
+      // (distribute_local_to_global left them decoupled).
+      for (const types::global_dof_index i : owned)
+        if (constraints.is_constrained(i))
+          matrix.set(i, i, 1.);
+      matrix.compress(VectorOperation::insert);
+
+      TrilinosWrappers::PreconditionAMG::AdditionalData amg_data;
+      amg_data.elliptic              = true;
+      amg_data.higher_order_elements = fe.degree > 1;
+      amg_data.smoother_sweeps       = 2;
+      amg_data.aggregation_threshold = 0.02;
+      amg.initialize(matrix, amg_data);
+      host_src.reinit(owned, comm);
+      host_dst.reinit(owned, comm);
+    }
+
+    template <int dim, typename Number>
+    void
+    MGCoarseGridAMG<dim, Number>::operator()(const unsigned int    level,
+                                             Vector<Number>       &dst,
+                                             const Vector<Number> &src) const
+    {
+      AssertThrow(level == coarse_level,
+                  ExcMessage("MGCoarseGridAMG was built for level " +
+                             std::to_string(coarse_level) + ", called on " +
+                             std::to_string(level)));
+      AssertThrow(src.locally_owned_size() == host_src.locally_owned_size() &&
+                      dst.locally_owned_size() == host_src.locally_owned_size(),
+                  ExcMessage("MGCoarseGridAMG: vector of the wrong size"));
+      LinearAlgebra::distributed::Vector<Number, MemorySpace::Host> staging(
+          src.get_partitioner());
+      src.copy_locally_owned_data_to(staging);
+      std::copy(staging.begin(),
+                staging.begin() + staging.locally_owned_size(),
+                host_src.begin());
+      host_dst = 0.;
+      ReductionControl control(
+          data.max_iterations, 1e-300, data.reduction, false, false);
+      SolverCG<TrilinosWrappers::MPI::Vector> cg(control);
+      cg.solve(matrix, host_dst, host_src, amg);
+      iterations = control.last_step();
+      std::copy(host_dst.begin(), host_dst.end(), staging.begin());
+      dst.copy_locally_owned_data_from(staging);
+    }
+
+    template class MGCoarseGridAMG<2, float>;
+    template class MGCoarseGridAMG<2, double>;
+    template class MGCoarseGridAMG<3, float>;
+    template class MGCoarseGridAMG<3, double>;
+  } // namespace GPU
+} // namespace dealii

@@ -1,0 +1,69 @@
+#include <dealii-gpu/multigrid/multigrid_data.h>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    void MultigridData::declare_parameters(ParameterHandler &prm)
+    {
+      const MultigridData defaults;
+      prm.declare_entry("Smoother",
+                        "chebyshev",
+                        Patterns::Selection("chebyshev|jacobi"),
+                        "Chebyshev around the diagonal, or damped Jacobi");
+      prm.declare_entry("Smoothing degree",
+                        std::to_string(defaults.smoothing_degree),
+                        Patterns::Integer(1),
+                        "Chebyshev degree, or the number of Jacobi steps");
+      prm.declare_entry("Smoothing range",
+                        "20",
+                        Patterns::Double(1),
+                        "Chebyshev smooths eigenvalues in [max/range, max]");
+      prm.declare_entry("Jacobi relaxation",
+                        "0",
+                        Patterns::Double(0, 2),
+                        "Damping of Jacobi; 0: 4/(3 lambda_max), estimated");
+      prm.declare_entry("Coarse solver",
+                        "chebyshev",
+                        Patterns::Selection("chebyshev|cg|amg"),
+                        "Chebyshev or CG-Jacobi on the device, or CG with "
+                        "Trilinos ML AMG on the host");
+      prm.declare_entry("Coarse reduction",
+                        "1e-3",
+                        Patterns::Double(0, 1),
+                        "Residual reduction of the coarse solver");
+      prm.declare_entry("V-cycle precision",
+                        "float",
+                        Patterns::Selection("float|double"),
+                        "Number type of the levels, transfer and smoothers");
+    }
+
+    void MultigridData::parse_parameters(const ParameterHandler &prm)
+    {
+      smoother          = prm.get("Smoother") == "jacobi" ? Smoother::jacobi
+                                                          : Smoother::chebyshev;
+      smoothing_degree  = prm.get_integer("Smoothing degree");
+      smoothing_range   = prm.get_double("Smoothing range");
+      jacobi_relaxation = prm.get_double("Jacobi relaxation");
+      const std::string coarse = prm.get("Coarse solver");
+      coarse_solver            = coarse == "cg"    ? CoarseSolver::cg_jacobi
+                                 : coarse == "amg" ? CoarseSolver::amg
+                                                   : CoarseSolver::chebyshev;
+      coarse_reduction         = prm.get_double("Coarse reduction");
+      precision                = prm.get("V-cycle precision") == "double"
+                                     ? Precision::double_precision
+                                     : Precision::single_precision;
+    }
+
+    std::string MultigridData::description() const
+    {
+      std::string text = smoother == Smoother::jacobi ? "jacobi" : "chebyshev";
+      text += "(" + std::to_string(smoothing_degree) + "), coarse ";
+      text += coarse_solver == CoarseSolver::cg_jacobi ? "cg"
+              : coarse_solver == CoarseSolver::amg     ? "amg"
+                                                       : "chebyshev";
+      text += precision == Precision::double_precision ? ", double" : ", float";
+      return text;
+    }
+  } // namespace GPU
+} // namespace dealii
