@@ -9,7 +9,8 @@
 //   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
 //                   [--mesh=uniform|adaptive] [--vcycle=float|double]
 //                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
-//                   [--coarse=chebyshev|cg|amg] [--device=...]
+//                   [--coarse=chebyshev|cg|amg] [--p-coarsening]
+//                   [--device=...]
 #include <dealii-gpu/base/device.h>
 
 #include <deal.II/base/utilities.h>
@@ -125,6 +126,8 @@ main(int argc, char **argv)
       data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
     else if (arg == "--coarse=amg")
       data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
+    else if (arg == "--p-coarsening")
+      data.p_coarsening = true;
     else if (arg.rfind("--device", 0) != 0)
       AssertThrow(false, ExcMessage("unknown argument " + arg));
   }

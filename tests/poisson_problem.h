@@ -129,7 +129,9 @@ namespace Poisson
     const FE_Q<dim>     fe(degree);
     DoFHandler<dim>     dof_handler(tria);
     dof_handler.distribute_dofs(fe);
-    dof_handler.distribute_mg_dofs();
+    // p-coarsening builds its own FE_Q(1) level DoFs.
+    if (!mg_data.p_coarsening || degree == 1)
+      dof_handler.distribute_mg_dofs();
     IndexSet relevant;
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     AffineConstraints<double> constraints(relevant);

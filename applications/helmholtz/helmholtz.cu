@@ -240,7 +240,8 @@ namespace Helmholtz
       FE_Q<dim>       fe(degree);
       DoFHandler<dim> dof_handler(tria);
       dof_handler.distribute_dofs(fe);
-      if (multigrid)
+      // p-coarsening builds its own FE_Q(1) level DoFs.
+      if (multigrid && !param.multigrid.p_coarsening)
         dof_handler.distribute_mg_dofs();
       MappingQ1<dim> mapping;
       pcout << "refinement " << refinements << ": "

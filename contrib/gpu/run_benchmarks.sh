@@ -16,7 +16,8 @@
 # standalone Q2 kernel-layout prototype against cuSPARSE), multigrid
 # multigrid-double multigrid-cpu (CG + geometric multigrid on the ball:
 # float and double V-cycle on the GPU, deal.II's multigrid and ML AMG on
-# 16 CPU ranks), poisson (applications/poisson, the README's main job),
+# 16 CPU ranks), multigrid-options (coarse CG and AMG, Jacobi smoothing,
+# p-coarsening), poisson (applications/poisson, the README's main job),
 # setup (the set-up split of multigrid_solve and helmholtz).
 set -uo pipefail
 app=/tmp/app
@@ -107,6 +108,19 @@ for step in "$@"; do
           --refinements=2,3,4,5 --device=cuda > "$out/mg_q${degree}_double.txt" 2>&1
         echo "multigrid Q$degree double: rc=$?"
         mv multigrid_solve.csv "$out/mg_q${degree}_double.csv"
+      done ;;
+    multigrid-options)
+      # The choices of GPU::MultigridData against the default (Chebyshev
+      # smoother and coarse solver), uniform ball, Q2 and Q4 up to 1.5e7 DoFs.
+      for degree in 2 4; do
+        for option in --coarse=cg --coarse=amg "--smoother=jacobi --smoothing-degree=6" \
+                      --p-coarsening; do
+          name=$(echo $option | sed -e 's/--//g' -e 's/[= ]/_/g')
+          "$app/bin/multigrid_solve" --degree=$degree $option \
+            --refinements=3,4,5 --device=cuda > "$out/mg_q${degree}_$name.txt" 2>&1
+          echo "multigrid Q$degree $option: rc=$?"
+          mv multigrid_solve.csv "$out/mg_q${degree}_$name.csv"
+        done
       done ;;
     multigrid-cpu)
       # The same problems on deal.II's CPU (16 ranks): its MatrixFree

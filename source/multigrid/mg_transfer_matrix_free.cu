@@ -12,6 +12,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
+#include "transfer_kernels.h"
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -22,212 +23,6 @@ namespace dealii
   {
     namespace internal
     {
-      // The view of one level's transfer a kernel gets.
-      template <typename Number>
-      struct TransferCells
-      {
-        unsigned int        degree;
-        unsigned int        n_components;
-        const unsigned int *coarse_indices;
-        const unsigned int *fine_indices;
-        const Number       *weights;
-        // (2k + 1) x (k + 1): the coarse 1D basis at the children's points.
-        const Number *prolongation_1d;
-      };
-
-      template <int dim>
-      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
-      power(const unsigned int n)
-      {
-        return dim == 1 ? n : (dim == 2 ? n * n : n * n * n);
-      }
-
-      // One 1D pass in a direction of a tensor of extents (before, n_in,
-      // after) into (before, n_out, after): out = M in along the middle
-      // index, M = P (n_out = 2k + 1) or P^T (n_out = k + 1).
-      template <typename Number>
-      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
-      transfer_pass(const TeamMember  &team,
-                    const Number      *P,
-                    const unsigned int n_coarse,
-                    const bool         transpose,
-                    const unsigned int before,
-                    const unsigned int n_in,
-                    const unsigned int n_out,
-                    const unsigned int after,
-                    const Number      *in,
-                    Number            *out)
-      {
-        team.for_each<false>(before * n_out * after,
-                             [&](const unsigned int p)
-                             {
-                               const unsigned int b = p % before;
-                               const unsigned int i = (p / before) % n_out;
-                               const unsigned int a = p / (before * n_out);
-                               const Number *x   = in + b + before * n_in * a;
-                               Number        sum = Number();
-                               for (unsigned int j = 0; j < n_in; ++j)
-                                 sum += (transpose ? P[j * n_coarse + i]
-                                                   : P[i * n_coarse + j]) *
-                                        x[before * j];
-                               out[p] = sum;
-                             });
-        team.barrier<false>();
-      }
-
-      // Scratch: two tensors of (2k + 1)^dim entries and the 1D matrix.
-      template <int dim, typename Number>
-      std::size_t transfer_scratch_bytes(const unsigned int degree)
-      {
-        const unsigned int nf = 2 * degree + 1;
-        return (2 * power<dim>(nf) + nf * (degree + 1)) * sizeof(Number);
-      }
-
-      // dst += W P src on the children of each coarse cell.
-      template <int dim, typename Number>
-      struct ProlongateCells
-      {
-        TransferCells<Number> data;
-        const Number         *src;
-        Number               *dst;
-
-        DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
-        {
-          const unsigned int cell = team.team_index();
-          const unsigned int n1   = data.degree + 1;
-          const unsigned int nf   = 2 * data.degree + 1;
-          const unsigned int nc   = power<dim>(n1);
-          const unsigned int nfc  = power<dim>(nf);
-          Number            *a    = team.scratch<Number>();
-          Number            *b    = a + nfc;
-          Number            *P    = b + nfc;
-          team.for_each<false>(nf * n1,
-                               [&](const unsigned int i)
-                               { P[i] = data.prolongation_1d[i]; });
-          for (unsigned int c = 0; c < data.n_components; ++c)
-          {
-            const unsigned int *coarse =
-                data.coarse_indices +
-                (std::size_t(cell) * data.n_components + c) * nc;
-            const unsigned int *fine =
-                data.fine_indices +
-                (std::size_t(cell) * data.n_components + c) * nfc;
-            team.for_each<false>(nc,
-                                 [&](const unsigned int i)
-                                 {
-                                   const unsigned int index = coarse[i];
-                                   a[i] = (index & constrained_dof_flag)
-                                              ? Number()
-                                              : src[index];
-                                 });
-            team.barrier<false>();
-            transfer_pass(team, P, n1, false, 1, n1, nf, nc / n1, a, b);
-            Number *result = b;
-            if (dim > 1)
-            {
-              transfer_pass(
-                  team, P, n1, false, nf, n1, nf, nc / (n1 * n1), b, a);
-              result = a;
-            }
-            if (dim > 2)
-            {
-              transfer_pass(team, P, n1, false, nf * nf, n1, nf, 1, a, b);
-              result = b;
-            }
-            team.for_each<false>(nfc,
-                                 [&](const unsigned int p)
-                                 {
-                                   const unsigned int index = fine[p];
-                                   atomic_add(dst + index,
-                                              data.weights[index] * result[p]);
-                                 });
-            team.barrier<false>();
-          }
-        }
-      };
-
-      // dst += P^T W src: the transpose of ProlongateCells.
-      template <int dim, typename Number>
-      struct RestrictCells
-      {
-        TransferCells<Number> data;
-        const Number         *src;
-        Number               *dst;
-
-        DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
-        {
-          const unsigned int cell = team.team_index();
-          const unsigned int n1   = data.degree + 1;
-          const unsigned int nf   = 2 * data.degree + 1;
-          const unsigned int nc   = power<dim>(n1);
-          const unsigned int nfc  = power<dim>(nf);
-          Number            *a    = team.scratch<Number>();
-          Number            *b    = a + nfc;
-          Number            *P    = b + nfc;
-          team.for_each<false>(nf * n1,
-                               [&](const unsigned int i)
-                               { P[i] = data.prolongation_1d[i]; });
-          for (unsigned int c = 0; c < data.n_components; ++c)
-          {
-            const unsigned int *coarse =
-                data.coarse_indices +
-                (std::size_t(cell) * data.n_components + c) * nc;
-            const unsigned int *fine =
-                data.fine_indices +
-                (std::size_t(cell) * data.n_components + c) * nfc;
-            team.for_each<false>(nfc,
-                                 [&](const unsigned int p)
-                                 {
-                                   const unsigned int index = fine[p];
-                                   a[p] = data.weights[index] * src[index];
-                                 });
-            team.barrier<false>();
-            transfer_pass(team, P, n1, true, 1, nf, n1, nfc / nf, a, b);
-            Number *result = b;
-            if (dim > 1)
-            {
-              transfer_pass(
-                  team, P, n1, true, n1, nf, n1, nfc / (nf * nf), b, a);
-              result = a;
-            }
-            if (dim > 2)
-            {
-              transfer_pass(team, P, n1, true, n1 * n1, nf, n1, 1, a, b);
-              result = b;
-            }
-            team.for_each<false>(nc,
-                                 [&](const unsigned int i)
-                                 {
-                                   const unsigned int index = coarse[i];
-                                   if (!(index & constrained_dof_flag))
-                                     atomic_add(dst + index, result[i]);
-                                 });
-            team.barrier<false>();
-          }
-        }
-      };
-
-      template <int dim, typename Number, typename Kernel>
-      void run_transfer(const char        *name,
-                        const unsigned int n_cells,
-                        const unsigned int degree,
-                        const Kernel      &kernel)
-      {
-        // About one thread per child point, in whole warps, at most 256.
-        const unsigned int n_points = power<dim>(2 * degree + 1);
-        unsigned int       threads  = 1;
-        while (threads < n_points && threads < 32)
-          threads *= 2;
-        if (n_points > 32)
-          threads = std::min(256u, (n_points + 31) / 32 * 32);
-        parallel_for_teams(name,
-                           n_cells,
-                           TeamShape{threads, 1, 1},
-                           transfer_scratch_bytes<dim, Number>(degree),
-                           kernel,
-                           threads <= 32 ? 128 / threads : 1);
-      }
-
       template <typename NumberDst, typename NumberSrc>
       void copy_indexed(const Array<unsigned int> &to,
                         const Array<unsigned int> &from,
@@ -792,7 +587,8 @@ namespace dealii
       else
         fine.zero_out_ghost_values();
       const LevelTransfer                  &t = transfers[to_level];
-      const internal::TransferCells<Number> data{degree,
+      const internal::TransferCells<Number> data{degree + 1,
+                                                 2 * degree + 1,
                                                  n_components,
                                                  t.coarse_indices.data(),
                                                  t.fine_indices.data(),
@@ -801,7 +597,7 @@ namespace dealii
       internal::run_transfer<dim, Number>(
           "MGTransferMatrixFree::prolongate",
           t.n_coarse_cells,
-          degree,
+          data,
           internal::ProlongateCells<dim, Number>{
               data, coarse.get_values(), fine.get_values()});
       fine.compress(VectorOperation::add);
@@ -859,7 +655,8 @@ namespace dealii
       else
         coarse = Number();
       const LevelTransfer                  &t = transfers[from_level];
-      const internal::TransferCells<Number> data{degree,
+      const internal::TransferCells<Number> data{degree + 1,
+                                                 2 * degree + 1,
                                                  n_components,
                                                  t.coarse_indices.data(),
                                                  t.fine_indices.data(),
@@ -868,7 +665,7 @@ namespace dealii
       internal::run_transfer<dim, Number>(
           "MGTransferMatrixFree::restrict_and_add",
           t.n_coarse_cells,
-          degree,
+          data,
           internal::RestrictCells<dim, Number>{
               data, fine.get_values(), coarse.get_values()});
       coarse.compress(VectorOperation::add);

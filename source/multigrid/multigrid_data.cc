@@ -36,6 +36,11 @@ namespace dealii
                         "float",
                         Patterns::Selection("float|double"),
                         "Number type of the levels, transfer and smoothers");
+      prm.declare_entry("p-coarsening",
+                        "false",
+                        Patterns::Bool(),
+                        "Levels in FE_Q(1), reached from FE_Q(degree) on the "
+                        "active cells");
     }
 
     void MultigridData::parse_parameters(const ParameterHandler &prm)
@@ -53,6 +58,7 @@ namespace dealii
       precision                = prm.get("V-cycle precision") == "double"
                                      ? Precision::double_precision
                                      : Precision::single_precision;
+      p_coarsening             = prm.get_bool("p-coarsening");
     }
 
     std::string MultigridData::description() const
@@ -63,6 +69,8 @@ namespace dealii
               : coarse_solver == CoarseSolver::amg     ? "amg"
                                                        : "chebyshev";
       text += precision == Precision::double_precision ? ", double" : ", float";
+      if (p_coarsening)
+        text += ", p-coarsening to Q1";
       return text;
     }
   } // namespace GPU

@@ -2,7 +2,8 @@
 // that names the problem, before anything is computed: no level DoFs, a
 // parallel triangulation without its multigrid hierarchy, an element other
 // than FE_Q(degree), settings out of range, vmult before initialize(),
-// and a level operator asked for in the precision that was not built.
+// a level operator asked for in the precision that was not built, and
+// GPU::MGTransferP between elements it does not serve.
 #include <deal.II/fe/fe_dgq.h>
 
 #include "../poisson_problem.h"
@@ -84,6 +85,24 @@ main(int argc, char **argv)
                    GPU::MultigridPreconditioner<dim, 2> mg;
                    GPU::Vector<double>                  v(dof_handler.n_dofs());
                    mg.vmult(v, v);
+                 });
+    expect_error("MGTransferP from FE_Q(2) to FE_Q(2)",
+                 "must be below",
+                 [&]
+                 {
+                   AffineConstraints<double> none;
+                   none.close();
+                   GPU::MGTransferP<dim, double> transfer;
+                   transfer.build(dof_handler, none, dof_handler, none);
+                 });
+    expect_error("MGTransferP from FE_DGQ(2)",
+                 "must be FE_Q",
+                 [&]
+                 {
+                   AffineConstraints<double> none;
+                   none.close();
+                   GPU::MGTransferP<dim, double> transfer;
+                   transfer.build(dg, none, dof_handler, none);
                  });
     expect_error("double level operator of a float V-cycle",
                  "no V-cycle in this precision",

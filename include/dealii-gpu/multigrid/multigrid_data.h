@@ -59,10 +59,13 @@ namespace dealii
       /** The coarse solver reduces the coarse residual by this factor. */
       double    coarse_reduction = 1e-3;
       Precision precision        = Precision::single_precision;
+      /** For FE_Q(k), k >= 2: levels in FE_Q(1), reached from FE_Q(k) on
+       *  the active cells by one p-transfer (GPU::MGTransferP). */
+      bool p_coarsening = false;
 
       /** Entries "Smoother", "Smoothing degree", "Smoothing range",
        *  "Jacobi relaxation", "Coarse solver", "Coarse reduction",
-       *  "V-cycle precision" in the current subsection. */
+       *  "V-cycle precision", "p-coarsening" in the current subsection. */
       static void declare_parameters(ParameterHandler &prm);
 
       void parse_parameters(const ParameterHandler &prm);

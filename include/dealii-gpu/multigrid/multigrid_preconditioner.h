@@ -6,7 +6,10 @@
 
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
+#include <dealii-gpu/multigrid/multigrid_p_level.h>
 
+#include <deal.II/distributed/tria_base.h>
+#include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
@@ -28,6 +31,11 @@ namespace dealii
      * deal.II's Multigrid and PreconditionMG (the set-up of deal.II's
      * step-37). The V-cycle runs in float (default) or double
      * (MultigridData::precision) inside an outer solver in double.
+     *
+     * With MultigridData::p_coarsening (degree >= 2) the levels are
+     * FE_Q(1): the V-cycle smooths FE_Q(degree) on the active cells, goes
+     * to FE_Q(1) on the same cells (GPU::MGTransferP) and continues with
+     * the FE_Q(1) hierarchy, so no high-degree level operators are built.
      *
      * Needs a DoFHandler with level DoFs (distribute_mg_dofs()) of
      * FE_Q(degree). On adaptively refined meshes the V-cycle smooths
@@ -72,10 +80,21 @@ namespace dealii
                  const ScalarFunction               &reaction,
                  const AdditionalData &additional_data = AdditionalData())
       {
-        AssertThrow(dof_handler.has_level_dofs(),
+        const bool p_coarsening = additional_data.p_coarsening && degree > 1;
+        // p-coarsening builds its own FE_Q(1) level DoFs.
+        AssertThrow(p_coarsening || dof_handler.has_level_dofs(),
                     ExcNotSupportedByMGTransfer(
                         "the DoFHandler has no level DoFs: call "
                         "distribute_mg_dofs()"));
+        const auto *parallel_tria =
+            dynamic_cast<const parallel::TriangulationBase<dim> *>(
+                &dof_handler.get_triangulation());
+        AssertThrow(parallel_tria == nullptr ||
+                        parallel_tria->is_multilevel_hierarchy_constructed(),
+                    ExcNotSupportedByMGTransfer(
+                        "a parallel triangulation without its multigrid "
+                        "hierarchy: create it with "
+                        "construct_multigrid_hierarchy"));
         AssertThrow(dynamic_cast<const FE_Q<dim> *>(&dof_handler.get_fe()) !=
                             nullptr &&
                         dof_handler.get_fe().degree == degree,
@@ -93,7 +112,20 @@ namespace dealii
         data = additional_data;
         single.reset();
         double_.reset();
+        p_single.reset();
+        p_double.reset();
+        linear.reset();
         setup_timer = SetupTimer("GPU::MultigridPreconditioner");
+        if constexpr (degree > 1)
+          if (p_coarsening)
+          {
+            initialize_p_coarsening(mapping,
+                                    dof_handler,
+                                    dirichlet_boundary_ids,
+                                    diffusion,
+                                    reaction);
+            return;
+          }
         setup_timer.start("MGConstrainedDoFs");
         mg_constrained_dofs.initialize(dof_handler);
         mg_constrained_dofs.make_zero_boundary_constraints(
@@ -132,18 +164,28 @@ namespace dealii
       template <typename Number>
       void vmult(Vector<Number> &dst, const Vector<Number> &src) const
       {
-        AssertThrow(single != nullptr || double_ != nullptr,
+        AssertThrow(single != nullptr || double_ != nullptr ||
+                        linear != nullptr,
                     ExcMessage("MultigridPreconditioner::vmult before "
                                "initialize()"));
-        if (single)
+        if (p_single)
+          p_single->vmult(dst, src, *linear);
+        else if (p_double)
+          p_double->vmult(dst, src, *linear);
+        else if (single)
           single->vmult(dst, src);
         else
           double_->vmult(dst, src);
       }
 
+      /** Levels of the h-hierarchy (plus one for the FE_Q(degree) level
+       *  of p-coarsening). */
       unsigned int n_levels() const
       {
-        return single ? single->n_levels() : double_ ? double_->n_levels() : 0;
+        return linear    ? linear->n_levels() + 1
+               : single  ? single->n_levels()
+               : double_ ? double_->n_levels()
+                         : 0;
       }
 
       const AdditionalData &get_additional_data() const { return data; }
@@ -172,6 +214,10 @@ namespace dealii
       /** Device bytes of the level operators and the transfer. */
       std::size_t memory_consumption() const
       {
+        if (linear)
+          return linear->memory_consumption() +
+                 (p_single ? p_single->memory_consumption()
+                           : p_double->memory_consumption());
         return single    ? single->memory_consumption()
                : double_ ? double_->memory_consumption()
                          : 0;
@@ -200,6 +246,72 @@ namespace dealii
       }
 
       template <typename LevelNumber>
+      using PLevel = internal::MultigridPLevel<dim, degree, LevelNumber>;
+
+      // FE_Q(1) on the same mesh with its own multigrid, and the
+      // FE_Q(degree) level on top.
+      void initialize_p_coarsening(
+          const Mapping<dim>                 &mapping,
+          const DoFHandler<dim>              &dof_handler,
+          const std::set<types::boundary_id> &dirichlet_boundary_ids,
+          const ScalarFunction               &diffusion,
+          const ScalarFunction               &reaction)
+      {
+        setup_timer.start("FE_Q(1) DoFs");
+        linear_dof_handler.reinit(dof_handler.get_triangulation());
+        linear_dof_handler.distribute_dofs(linear_fe);
+        linear_dof_handler.distribute_mg_dofs();
+        auto make_constraints = [&](const DoFHandler<dim>     &dh,
+                                    AffineConstraints<double> &constraints)
+        {
+          IndexSet relevant;
+          DoFTools::extract_locally_relevant_dofs(dh, relevant);
+          constraints.clear();
+          constraints.reinit(relevant);
+          DoFTools::make_hanging_node_constraints(dh, constraints);
+          for (const types::boundary_id id : dirichlet_boundary_ids)
+            DoFTools::make_zero_boundary_constraints(dh, id, constraints);
+          constraints.close();
+        };
+        make_constraints(dof_handler, constraints);
+        make_constraints(linear_dof_handler, linear_constraints);
+        setup_timer.stop();
+        AdditionalData linear_data = data;
+        linear_data.p_coarsening   = false;
+        linear = std::make_unique<MultigridPreconditioner<dim, 1>>();
+        linear->initialize(mapping,
+                           linear_dof_handler,
+                           dirichlet_boundary_ids,
+                           diffusion,
+                           reaction,
+                           linear_data);
+        setup_timer.add(linear->get_setup_timer());
+        auto build = [&](auto &p_level)
+        {
+          p_level = std::make_unique<typename std::remove_reference_t<
+              decltype(p_level)>::element_type>();
+          p_level->initialize(mapping,
+                              dof_handler,
+                              constraints,
+                              linear_dof_handler,
+                              linear_constraints,
+                              diffusion,
+                              reaction,
+                              data,
+                              setup_timer);
+        };
+        if (data.precision == AdditionalData::Precision::double_precision)
+          build(p_double);
+        else
+          build(p_single);
+        times.transfer = setup_timer["transfer"] + setup_timer["p-transfer"];
+        times.smoothers =
+            setup_timer["smoothers"] + setup_timer["coarse solver"];
+        times.level_operators =
+            setup_timer.total() - times.transfer - times.smoothers;
+      }
+
+      template <typename LevelNumber>
       const Hierarchy<LevelNumber> &get_hierarchy() const
       {
         const Hierarchy<LevelNumber> *hierarchy = nullptr;
@@ -217,8 +329,16 @@ namespace dealii
       MGConstrainedDoFs                  mg_constrained_dofs;
       std::unique_ptr<Hierarchy<float>>  single;
       std::unique_ptr<Hierarchy<double>> double_;
-      SetupTimes                         times;
-      SetupTimer                         setup_timer;
+      // p-coarsening: FE_Q(1) on the same mesh, its multigrid, the top.
+      FE_Q<dim>                                        linear_fe{1};
+      DoFHandler<dim>                                  linear_dof_handler;
+      AffineConstraints<double>                        constraints;
+      AffineConstraints<double>                        linear_constraints;
+      std::unique_ptr<MultigridPreconditioner<dim, 1>> linear;
+      std::unique_ptr<PLevel<float>>                   p_single;
+      std::unique_ptr<PLevel<double>>                  p_double;
+      SetupTimes                                       times;
+      SetupTimer                                       setup_timer;
     };
   } // namespace GPU
 } // namespace dealii
