@@ -209,6 +209,18 @@ namespace dealii
     }
 
     template <int dim, typename Number>
+    internal::TransferCells<Number> MGTransferP<dim, Number>::cells() const
+    {
+      return {coarse_degree + 1,
+              fine_degree + 1,
+              1,
+              coarse_indices.data(),
+              fine_indices.data(),
+              weights.data(),
+              interpolation_1d.data()};
+    }
+
+    template <int dim, typename Number>
     void MGTransferP<dim, Number>::prolongate(VectorType       &dst,
                                               const VectorType &src) const
     {
@@ -235,13 +247,7 @@ namespace dealii
       }
       fine_vector = Number();
       fine_vector.zero_out_ghost_values();
-      const internal::TransferCells<Number> data{coarse_degree + 1,
-                                                 fine_degree + 1,
-                                                 1,
-                                                 coarse_indices.data(),
-                                                 fine_indices.data(),
-                                                 weights.data(),
-                                                 interpolation_1d.data()};
+      const internal::TransferCells<Number> data = cells();
       internal::run_transfer<dim, Number>(
           "MGTransferP::prolongate",
           n_cells,
@@ -262,13 +268,7 @@ namespace dealii
       fine_vector.update_ghost_values();
       coarse_vector = Number();
       coarse_vector.zero_out_ghost_values();
-      const internal::TransferCells<Number> data{coarse_degree + 1,
-                                                 fine_degree + 1,
-                                                 1,
-                                                 coarse_indices.data(),
-                                                 fine_indices.data(),
-                                                 weights.data(),
-                                                 interpolation_1d.data()};
+      const internal::TransferCells<Number> data = cells();
       internal::run_transfer<dim, Number>(
           "MGTransferP::restrict_and_add",
           n_cells,

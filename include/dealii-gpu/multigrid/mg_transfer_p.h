@@ -17,6 +17,12 @@ namespace dealii
 {
   namespace GPU
   {
+    namespace internal
+    {
+      template <typename Number>
+      struct TransferCells;
+    } // namespace internal
+
     /**
      * Transfer between the conforming spaces of FE_Q(k) (fine) and FE_Q(k_c)
      * with k_c < k (coarse) on the same active cells: prolongate() is the
@@ -70,6 +76,9 @@ namespace dealii
       std::size_t memory_consumption() const;
 
     private:
+      // The view of the index lists the transfer kernels get.
+      internal::TransferCells<Number> cells() const;
+
       unsigned int n_cells         = 0;
       unsigned int fine_degree     = 0;
       unsigned int coarse_degree   = 0;

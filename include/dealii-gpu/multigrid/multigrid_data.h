@@ -72,6 +72,40 @@ namespace dealii
 
       /** E.g. "chebyshev(5), coarse amg, float". */
       std::string description() const;
+
+      /**
+       * Set deal.II's PreconditionChebyshev::AdditionalData @p chebyshev of
+       * a smoothing level (preconditioner left alone): Chebyshev of
+       * smoothing_degree, or damped Jacobi as its degree-1 case (theta =
+       * 1 / omega: omega given, or from the estimated spectrum with range
+       * 2). Returns the smoothing steps per pre- or post-smoothing.
+       */
+      template <typename ChebyshevData>
+      unsigned int set_smoother_data(ChebyshevData &chebyshev) const
+      {
+        if (smoother == Smoother::chebyshev)
+        {
+          chebyshev.degree              = smoothing_degree;
+          chebyshev.smoothing_range     = smoothing_range;
+          chebyshev.eig_cg_n_iterations = 10;
+          return 1;
+        }
+        chebyshev.degree = 1;
+        if (jacobi_relaxation > 0)
+        {
+          // [max / range, max] with max = 2 / omega and a range so wide
+          // that its lower end vanishes.
+          chebyshev.eig_cg_n_iterations = 0;
+          chebyshev.max_eigenvalue      = 2. / jacobi_relaxation;
+          chebyshev.smoothing_range     = 1e12;
+        }
+        else
+        {
+          chebyshev.smoothing_range     = 2.;
+          chebyshev.eig_cg_n_iterations = 10;
+        }
+        return smoothing_degree;
+      }
     };
   } // namespace GPU
 } // namespace dealii

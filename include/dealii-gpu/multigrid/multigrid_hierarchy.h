@@ -163,8 +163,8 @@ namespace dealii
         void initialize_smoothers(const MultigridData &data)
         {
           const unsigned int max_level = operators.max_level();
-          const bool jacobi = data.smoother == MultigridData::Smoother::jacobi;
-          const bool coarse_chebyshev =
+          unsigned int       n_steps   = 1;
+          const bool         coarse_chebyshev =
               data.coarse_solver == MultigridData::CoarseSolver::chebyshev;
           MGLevelObject<typename Smoother::AdditionalData> smoother_data(
               0, max_level);
@@ -183,24 +183,11 @@ namespace dealii
               level_data.degree              = numbers::invalid_unsigned_int;
               level_data.eig_cg_n_iterations = operators[0].m();
             }
-            else if (jacobi && data.jacobi_relaxation > 0)
-            {
-              // theta = 1 / omega: [max / range, max] with max = 2 / omega
-              // and a range so wide that its lower end vanishes.
-              level_data.degree              = 1;
-              level_data.eig_cg_n_iterations = 0;
-              level_data.max_eigenvalue      = 2. / data.jacobi_relaxation;
-              level_data.smoothing_range     = 1e12;
-            }
             else
-            {
-              level_data.degree          = jacobi ? 1 : data.smoothing_degree;
-              level_data.smoothing_range = jacobi ? 2. : data.smoothing_range;
-              level_data.eig_cg_n_iterations = 10;
-            }
+              n_steps = data.set_smoother_data(level_data);
           }
           smoother.initialize(level_operators, smoother_data);
-          smoother.set_steps(jacobi ? data.smoothing_degree : 1);
+          smoother.set_steps(n_steps);
           LevelVector vector;
           for (unsigned int level = (coarse_chebyshev ? 0 : 1);
                level <= max_level;

@@ -53,21 +53,7 @@ namespace dealii
           smoother_data.preconditioner = std::make_shared<Diagonal>();
           op.compute_inverse_diagonal(
               smoother_data.preconditioner->get_vector());
-          const bool jacobi = data.smoother == MultigridData::Smoother::jacobi;
-          if (jacobi && data.jacobi_relaxation > 0)
-          {
-            smoother_data.degree              = 1;
-            smoother_data.eig_cg_n_iterations = 0;
-            smoother_data.max_eigenvalue      = 2. / data.jacobi_relaxation;
-            smoother_data.smoothing_range     = 1e12;
-          }
-          else
-          {
-            smoother_data.degree          = jacobi ? 1 : data.smoothing_degree;
-            smoother_data.smoothing_range = jacobi ? 2. : data.smoothing_range;
-            smoother_data.eig_cg_n_iterations = 10;
-          }
-          n_smoothing_steps = jacobi ? data.smoothing_degree : 1;
+          n_smoothing_steps = data.set_smoother_data(smoother_data);
           smoother.initialize(op, smoother_data);
           op.initialize_dof_vector(b);
           op.initialize_dof_vector(x);
