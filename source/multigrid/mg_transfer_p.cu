@@ -1,6 +1,7 @@
 // GPU::MGTransferP: index lists on the host from the two DoFHandlers of
 // one mesh, the per-cell interpolation on the device (the kernels of the
 // h-transfer).
+#include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/multigrid/mg_transfer_p.h>
 
 #include <deal.II/fe/fe_q.h>
@@ -33,12 +34,15 @@ namespace dealii
       void lexicographic_indices(const CellIterator              &cell,
                                  const std::vector<unsigned int> &lexicographic,
                                  std::vector<types::global_dof_index> &scratch,
-                                 std::vector<types::global_dof_index> &indices)
+                                 types::global_dof_index              *indices)
       {
         cell->get_dof_indices(scratch);
         for (unsigned int i = 0; i < lexicographic.size(); ++i)
           indices[i] = scratch[lexicographic[i]];
       }
+
+      // Cells per chunk of the threaded loops (chunk c: cells c * grain ..).
+      constexpr unsigned int grain = 4096;
     } // namespace
 
     template <int dim, typename Number>
@@ -84,53 +88,91 @@ namespace dealii
         interpolation_1d.copy_from(P);
       }
 
-      // Cells and their global indices; ghosts of both sides.
-      std::vector<types::global_dof_index> fine_global, coarse_global;
-      {
-        std::vector<types::global_dof_index> scratch_f(nf), scratch_c(nc),
-            f(nf), c(nc);
-        for (const auto &cell : fine_dof_handler.active_cell_iterators())
-          if (cell->is_locally_owned())
+      // Cells and their global indices, on the set-up threads.
+      std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
+      for (const auto &cell : fine_dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+          cells.push_back(cell);
+      n_cells = cells.size();
+      std::vector<types::global_dof_index> fine_global(std::size_t(n_cells) *
+                                                       nf),
+          coarse_global(std::size_t(n_cells) * nc);
+      parallel_for_chunks(
+          n_cells,
+          grain,
+          [&](const std::size_t begin, const std::size_t end)
           {
-            lexicographic_indices(cell, fine_lex, scratch_f, f);
-            const typename DoFHandler<dim>::active_cell_iterator coarse_cell(
-                &cell->get_triangulation(),
-                cell->level(),
-                cell->index(),
-                &coarse_dof_handler);
-            lexicographic_indices(coarse_cell, coarse_lex, scratch_c, c);
-            fine_global.insert(fine_global.end(), f.begin(), f.end());
-            coarse_global.insert(coarse_global.end(), c.begin(), c.end());
-          }
-      }
-      n_cells = fine_global.size() / nf;
+            std::vector<types::global_dof_index> scratch_f(nf), scratch_c(nc);
+            for (std::size_t c = begin; c < end; ++c)
+            {
+              lexicographic_indices(
+                  cells[c], fine_lex, scratch_f, fine_global.data() + c * nf);
+              const typename DoFHandler<dim>::active_cell_iterator coarse_cell(
+                  &cells[c]->get_triangulation(),
+                  cells[c]->level(),
+                  cells[c]->index(),
+                  &coarse_dof_handler);
+              lexicographic_indices(coarse_cell,
+                                    coarse_lex,
+                                    scratch_c,
+                                    coarse_global.data() + c * nc);
+            }
+          });
 
+      // Ghosts of both sides, collected per chunk (joined in chunk order).
+      // Coarse: the cells' unconstrained DoFs and the entries of their
+      // hanging-node constraints.
       const IndexSet &fine_owned_set = fine_dof_handler.locally_owned_dofs();
       const IndexSet &coarse_owned_set =
           coarse_dof_handler.locally_owned_dofs();
-      std::vector<types::global_dof_index> fine_ghosts, coarse_ghosts;
-      for (const types::global_dof_index g : fine_global)
-        if (!fine_constraints.is_constrained(g) &&
-            !fine_owned_set.is_element(g))
-          fine_ghosts.push_back(g);
-      // Coarse: the cells' unconstrained DoFs and the entries of their
-      // hanging-node constraints.
-      std::vector<types::global_dof_index> lines;
-      for (const types::global_dof_index g : coarse_global)
+      const std::size_t n_chunks = (n_cells + grain - 1) / grain;
+      std::vector<std::vector<types::global_dof_index>> fine_chunk(n_chunks),
+          coarse_chunk(n_chunks), line_chunk(n_chunks);
+      parallel_for_chunks(
+          n_cells,
+          grain,
+          [&](const std::size_t begin, const std::size_t end)
+          {
+            const std::size_t chunk = begin / grain;
+            for (std::size_t i = begin * nf; i < end * nf; ++i)
+              if (!fine_owned_set.is_element(fine_global[i]) &&
+                  !fine_constraints.is_constrained(fine_global[i]))
+                fine_chunk[chunk].push_back(fine_global[i]);
+            for (std::size_t i = begin * nc; i < end * nc; ++i)
+            {
+              const types::global_dof_index g = coarse_global[i];
+              const auto                   *entries =
+                  coarse_constraints.get_constraint_entries(g);
+              if (entries == nullptr)
+              {
+                if (!coarse_owned_set.is_element(g))
+                  coarse_chunk[chunk].push_back(g);
+              }
+              else if (!entries->empty())
+              {
+                coarse_chunk[chunk].push_back(g);
+                line_chunk[chunk].push_back(g);
+                AssertThrow(coarse_constraints.get_inhomogeneity(g) == 0.,
+                            ExcMessage("MGTransferP: inhomogeneous "
+                                       "constraints"));
+                for (const auto &entry : *entries)
+                  coarse_chunk[chunk].push_back(entry.first);
+              }
+            }
+          });
+      auto join = [](std::vector<std::vector<types::global_dof_index>> &parts)
       {
-        const auto *entries = coarse_constraints.get_constraint_entries(g);
-        if (entries == nullptr)
-          coarse_ghosts.push_back(g);
-        else if (!entries->empty())
+        std::vector<types::global_dof_index> all;
+        for (auto &part : parts)
         {
-          coarse_ghosts.push_back(g);
-          lines.push_back(g);
-          AssertThrow(coarse_constraints.get_inhomogeneity(g) == 0.,
-                      ExcMessage("MGTransferP: inhomogeneous constraints"));
-          for (const auto &entry : *entries)
-            coarse_ghosts.push_back(entry.first);
+          all.insert(all.end(), part.begin(), part.end());
+          std::vector<types::global_dof_index>().swap(part);
         }
-      }
+        return all;
+      };
+      std::vector<types::global_dof_index> fine_ghosts   = join(fine_chunk),
+                                           coarse_ghosts = join(coarse_chunk),
+                                           lines         = join(line_chunk);
       auto make_partitioner = [&](std::vector<types::global_dof_index> &ghosts,
                                   const IndexSet                       &owned)
       {
@@ -153,24 +195,32 @@ namespace dealii
       // over all ranks).
       std::vector<unsigned int> fine_local(fine_global.size()),
           coarse_local(coarse_global.size());
+      parallel_for_chunks(
+          n_cells,
+          grain,
+          [&](const std::size_t begin, const std::size_t end)
+          {
+            for (std::size_t i = begin * nf; i < end * nf; ++i)
+              fine_local[i] =
+                  fine_constraints.is_constrained(fine_global[i])
+                      ? constrained_dof_flag
+                      : fine_partitioner->global_to_local(fine_global[i]);
+            for (std::size_t i = begin * nc; i < end * nc; ++i)
+            {
+              const auto *entries =
+                  coarse_constraints.get_constraint_entries(coarse_global[i]);
+              coarse_local[i] =
+                  (entries != nullptr && entries->empty())
+                      ? constrained_dof_flag
+                      : coarse_partitioner->global_to_local(coarse_global[i]);
+            }
+          });
+      std::vector<types::global_dof_index>().swap(fine_global);
+      std::vector<types::global_dof_index>().swap(coarse_global);
       LinearAlgebra::distributed::Vector<double> count(fine_partitioner);
-      for (std::size_t i = 0; i < fine_global.size(); ++i)
-        if (fine_constraints.is_constrained(fine_global[i]))
-          fine_local[i] = constrained_dof_flag;
-        else
-        {
-          fine_local[i] = fine_partitioner->global_to_local(fine_global[i]);
-          count.local_element(fine_local[i]) += 1.;
-        }
-      for (std::size_t i = 0; i < coarse_global.size(); ++i)
-      {
-        const auto *entries =
-            coarse_constraints.get_constraint_entries(coarse_global[i]);
-        coarse_local[i] =
-            (entries != nullptr && entries->empty())
-                ? constrained_dof_flag
-                : coarse_partitioner->global_to_local(coarse_global[i]);
-      }
+      for (const unsigned int i : fine_local)
+        if (i != constrained_dof_flag)
+          count.local_element(i) += 1.;
       count.compress(VectorOperation::add);
       count.update_ghost_values();
       std::vector<Number> w(fine_partitioner->locally_owned_size() +
