@@ -1,13 +1,16 @@
 // Time to solution of -div(a grad u) = 1 on the 3D ball (MappingQ, the
 // coefficient of operator_throughput) with CG and GPU::MultigridPreconditioner
 // (V-cycle in float or double, double CG, 1e-8 residual reduction), on
-// uniform meshes or adaptive ones (the globally refined mesh refined twice
-// more inside |x| < 0.5 and 0.3: hanging nodes, local smoothing): setup
+// uniform meshes or adaptive ones (the globally refined mesh refined once
+// more inside each radius, by default |x| < 0.5 and 0.3: hanging nodes,
+// local smoothing): setup
 // split into deal.II's DoFs and constraints, our fine-level operator, the
 // multigrid levels, the transfer and the smoothers, then iterations, time
 // per V-cycle and solve time. Prints a table and writes multigrid_solve.csv.
 //   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
-//                   [--mesh=uniform|adaptive] [--vcycle=float|double]
+//                   [--mesh=uniform|adaptive] [--refine-radii=0.5,0.3]
+//                   [--geometry=automatic|jacobians|points|field]
+//                   [--vcycle=float|double]
 //                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
 //                   [--coarse=chebyshev|cg|amg] [--p-coarsening]
 //                   [--device=...]
@@ -26,6 +29,8 @@ template <int degree>
 void
 run(const std::vector<unsigned int> &refinements,
     const bool                       adaptive,
+    const std::vector<double>       &radii,
+    const GPU::GeometryStorage       geometry,
     const GPU::MultigridData        &data,
     std::ofstream                   &csv)
 {
@@ -41,13 +46,11 @@ run(const std::vector<unsigned int> &refinements,
             dim>::construct_multigrid_hierarchy);
     make_mesh(tria, true, r);
     if (adaptive)
-    {
-      refine_shell(tria, 0., 0.5);
-      refine_shell(tria, 0., 0.3);
-    }
+      for (const double radius : radii)
+        refine_shell(tria, 0., radius);
     const double mesh = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
     const Poisson::Result x =
-        Poisson::solve<dim, degree>(tria, true, 1e-8, data);
+        Poisson::solve<dim, degree>(tria, true, 1e-8, data, {}, geometry);
     const char *precision =
         data.precision == GPU::MultigridData::Precision::double_precision
             ? "double"
@@ -69,6 +72,10 @@ run(const std::vector<unsigned int> &refinements,
                 << x.n_dofs / (x.solve + setup_ours + x.setup_dealii + mesh)
                 << std::setw(8) << x.memory / 1e9 << std::setw(10) << x.residual
                 << std::endl;
+      std::cout << "    geometry: operator " << x.operator_geometry
+                << ", finest level " << x.level_geometry
+                << "; device GB in use after the solve "
+                << x.device_in_use / 1e9 << '\n';
       std::cout << "    operator: ";
       x.operator_steps.print(std::cout);
       std::cout << "\n    multigrid: ";
@@ -81,7 +88,8 @@ run(const std::vector<unsigned int> &refinements,
           << x.setup_operator << ',' << x.setup_levels << ','
           << x.setup_transfer << ',' << x.setup_smoother << ',' << x.setup_rhs
           << ',' << x.iterations << ',' << x.v_cycle << ',' << x.solve << ','
-          << x.memory << ',' << x.residual << '\n';
+          << x.memory << ',' << x.residual << ',' << x.operator_geometry << ','
+          << x.level_geometry << '\n';
     }
   }
 }
@@ -96,6 +104,8 @@ main(int argc, char **argv)
   unsigned int              degree = 2;
   std::vector<unsigned int> refinements{2, 3, 4};
   bool                      adaptive = false;
+  std::vector<double>       radii{0.5, 0.3};
+  GPU::GeometryStorage      geometry = GPU::GeometryStorage::automatic;
   GPU::MultigridData        data;
   for (int i = 1; i < argc; ++i)
   {
@@ -110,6 +120,11 @@ main(int argc, char **argv)
     }
     else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
       adaptive = arg == "--mesh=adaptive";
+    else if (arg.rfind("--refine-radii=", 0) == 0)
+      radii = Utilities::string_to_double(
+          Utilities::split_string_list(arg.substr(15)));
+    else if (arg.rfind("--geometry=", 0) == 0)
+      geometry = GPU::geometry_storage_from_string(arg.substr(11));
     else if (arg == "--vcycle=double" || arg == "--vcycle=float")
       data.precision = arg == "--vcycle=double"
                            ? GPU::MultigridData::Precision::double_precision
@@ -131,6 +146,8 @@ main(int argc, char **argv)
     else if (arg.rfind("--device", 0) != 0)
       AssertThrow(false, ExcMessage("unknown argument " + arg));
   }
+  // --geometry sets the fine operator's and the levels'.
+  data.geometry      = geometry;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   std::ofstream csv;
   if (root)
@@ -147,11 +164,11 @@ main(int argc, char **argv)
     csv.open("multigrid_solve.csv");
     csv << "degree,mesh,vcycle,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
            "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
-           "device_bytes,residual\n";
+           "device_bytes,residual,operator_geometry,level_geometry\n";
   }
   AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
   if (degree == 2)
-    run<2>(refinements, adaptive, data, csv);
+    run<2>(refinements, adaptive, radii, geometry, data, csv);
   else
-    run<4>(refinements, adaptive, data, csv);
+    run<4>(refinements, adaptive, radii, geometry, data, csv);
 }

@@ -79,6 +79,11 @@ namespace Poisson
     // AffineConstraints; the resident set before our set-up and its peak
     // after (Linux VmRSS, VmHWM).
     std::size_t dealii_bytes = 0, rss_before_ours = 0, peak_rss = 0;
+    // Device bytes in use after the solve (rank 0; all processes on the
+    // device), and the geometry forms taken by the fine operator and the
+    // finest multigrid level.
+    std::size_t device_in_use = 0;
+    std::string operator_geometry, level_geometry;
   };
 
   // f = dim pi^2 prod sin(pi x_d) on the cube, 1 on the ball.
@@ -114,13 +119,16 @@ namespace Poisson
 
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
   // the ball, to a relative residual of @p tolerance; a non-empty
-  // @p reaction adds (c u, v) to the operator and every level.
+  // @p reaction adds (c u, v) to the operator and every level; @p geometry
+  // is the fine operator's (the levels take mg_data.geometry).
   template <int dim, int degree>
-  Result solve(const parallel::distributed::Triangulation<dim> &tria,
-               const bool                                       ball,
-               const double                                     tolerance,
-               const GPU::MultigridData &mg_data = GPU::MultigridData(),
-               const std::function<double(const Point<dim> &)> &reaction = {})
+  Result
+  solve(const parallel::distributed::Triangulation<dim> &tria,
+        const bool                                       ball,
+        const double                                     tolerance,
+        const GPU::MultigridData &mg_data = GPU::MultigridData(),
+        const std::function<double(const Point<dim> &)> &reaction = {},
+        const GPU::GeometryStorage geometry = GPU::GeometryStorage::automatic)
   {
     const MPI_Comm      comm = tria.get_communicator();
     Result              result;
@@ -157,7 +165,14 @@ namespace Poisson
     };
     timer.restart();
     GPU::LaplaceOperator<dim, degree, double> system;
-    system.reinit(mapping, dof_handler, constraints, coefficient, reaction);
+    system.reinit(mapping,
+                  dof_handler,
+                  constraints,
+                  coefficient,
+                  reaction,
+                  numbers::invalid_unsigned_int,
+                  false,
+                  geometry);
     GPU::Device::synchronize();
     result.setup_operator = Utilities::MPI::max(timer.wall_time(), comm);
 
@@ -172,6 +187,20 @@ namespace Poisson
     result.setup_levels    = Utilities::MPI::max(times.level_operators, comm);
     result.setup_transfer  = Utilities::MPI::max(times.transfer, comm);
     result.setup_smoother  = Utilities::MPI::max(times.smoothers, comm);
+    result.operator_geometry =
+        GPU::to_string(system.get_matrix_free().get_geometry_storage());
+    if (!mg_data.p_coarsening || degree == 1)
+    {
+      const unsigned int finest = preconditioner.n_levels() - 1;
+      result.level_geometry     = GPU::to_string(
+          mg_data.precision == GPU::MultigridData::Precision::double_precision
+              ? preconditioner.template get_level_operator<double>(finest)
+                    .get_matrix_free()
+                    .get_geometry_storage()
+              : preconditioner.template get_level_operator<float>(finest)
+                    .get_matrix_free()
+                    .get_geometry_storage());
+    }
 
     // Right-hand side on the device: f = dim pi^2 u on the cube, 1 on the
     // ball.
@@ -224,7 +253,9 @@ namespace Poisson
       std::sort(cycles.begin(), cycles.end());
       result.v_cycle = cycles[cycles.size() / 2];
     }
-    result.memory = system.memory_consumption() +
+    const auto device_memory = GPU::Device::memory_info();
+    result.device_in_use     = device_memory.second - device_memory.first;
+    result.memory            = system.memory_consumption() +
                     preconditioner.memory_consumption() +
                     3 * u.memory_consumption();
 

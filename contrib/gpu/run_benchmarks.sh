@@ -17,7 +17,9 @@
 # multigrid-double multigrid-cpu (CG + geometric multigrid on the ball:
 # float and double V-cycle on the GPU, deal.II's multigrid and ML AMG on
 # 16 CPU ranks), multigrid-options (coarse CG and AMG, Jacobi smoothing,
-# p-coarsening), poisson (applications/poisson, the README's main job),
+# p-coarsening), multigrid-geometry (stored Jacobians against the
+# automatic geometry), multigrid-large (the largest Q2 problems),
+# poisson (applications/poisson, the README's main job),
 # setup (the set-up split of multigrid_solve and helmholtz).
 set -uo pipefail
 app=/tmp/app
@@ -124,6 +126,34 @@ for step in "$@"; do
           mv multigrid_solve.csv "$out/mg_q${degree}_$name.csv"
         done
       done ;;
+    multigrid-geometry)
+      # Stored Jacobians against the automatic geometry (the mapping field
+      # at Q2 where no hanging nodes are) on the fine operator and every
+      # level, uniform ball (about 4 minutes on an H100).
+      for degree in 2 4; do
+        for geometry in jacobians automatic; do
+          "$app/bin/multigrid_solve" --degree=$degree --geometry=$geometry \
+            --refinements=4,5,6 --device=cuda > "$out/mg_q${degree}_$geometry.txt" 2>&1
+          echo "multigrid Q$degree $geometry: rc=$?"
+          mv multigrid_solve.csv "$out/mg_q${degree}_$geometry.csv"
+        done
+      done ;;
+    multigrid-large)
+      # The largest Q2 problems: the uniform ball refined 7 times (1.2e8
+      # DoFs, one rank), and refined once more inside |x| < 0.62 (3.2e8
+      # DoFs) with the mapping field on the fine operator too, deal.II's
+      # set-up on 4 ranks sharing the GPU.
+      /usr/bin/time -f "wall %e s, peak host memory %M KB" \
+        "$app/bin/multigrid_solve" --degree=2 --refinements=7 \
+        --device=cuda > "$out/mg_q2_large_uniform.txt" 2>&1
+      echo "multigrid Q2 r7 uniform: rc=$?"
+      mv multigrid_solve.csv "$out/mg_q2_large_uniform.csv"
+      /usr/bin/time -f "wall %e s, peak host memory %M KB" \
+        mpirun -np 4 "$app/bin/multigrid_solve" --degree=2 --refinements=7 \
+        --mesh=adaptive --refine-radii=0.62 --geometry=field \
+        --device=cuda > "$out/mg_q2_largest.txt" 2>&1
+      echo "multigrid Q2 largest: rc=$?"
+      mv multigrid_solve.csv "$out/mg_q2_largest.csv" ;;
     multigrid-cpu)
       # The same problems on deal.II's CPU (16 ranks): its MatrixFree
       # multigrid and Trilinos ML AMG.

@@ -89,9 +89,12 @@ namespace dealii
         const DoFHandler<dim, dim>                &dof_handler,
         const AffineConstraints<ConstraintNumber> &constraints,
         const Quadrature<1>                       &quadrature,
-        const AdditionalData                      &additional_data)
+        const AdditionalData                      &requested_data)
     {
-      const FiniteElement<dim> &fe = dof_handler.get_fe();
+      // requested_data.geometry may be automatic; additional_data holds
+      // the form taken once the cells are known.
+      AdditionalData            additional_data = requested_data;
+      const FiniteElement<dim> &fe              = dof_handler.get_fe();
       const auto *fe_q = dynamic_cast<const FE_Q<dim> *>(&fe.base_element(0));
       AssertThrow(fe.n_base_elements() == 1 && fe_q != nullptr,
                   ExcNotSupportedByMatrixFree(
@@ -139,6 +142,20 @@ namespace dealii
       const bool         resolve_hanging = dof_info.resolve_hanging;
       const unsigned int n_cells         = dof_info.cells.size();
       const unsigned int dofs_per_cell   = dof_info.dofs_per_cell;
+      const bool         automatic_geometry =
+          requested_data.geometry == GeometryStorage::automatic;
+      if (automatic_geometry)
+      {
+        // The field where one thread per cell runs it (see CellThreads).
+        const unsigned int mapping_degree =
+            internal::polynomial_mapping_degree(mapping);
+        const bool field =
+            dim == 3 && n_components == 1 &&
+            Utilities::pow(n_q_1d, dim) <= max_points_thread_per_cell &&
+            !resolve_hanging && mapping_degree <= degree;
+        additional_data.geometry =
+            field ? GeometryStorage::field : GeometryStorage::jacobians;
+      }
 
       // Cell order: structured blocks, colors, overlap phases.
       use_coloring = additional_data.use_coloring;
@@ -306,16 +323,37 @@ namespace dealii
       }
 
       // Geometry and shape data.
-      geometry_storage = additional_data.geometry;
-      geometry_kept    = true;
-      geometry.reinit(mapping,
-                      dof_info,
-                      order,
-                      quadrature,
-                      geometry_storage,
-                      (additional_data.mapping_update_flags &
-                       update_quadrature_points) != 0,
-                      setup_timer);
+      geometry_storage   = additional_data.geometry;
+      geometry_kept      = true;
+      bool field_refused = false;
+      try
+      {
+        geometry.reinit(mapping,
+                        dof_info,
+                        order,
+                        quadrature,
+                        geometry_storage,
+                        (additional_data.mapping_update_flags &
+                         update_quadrature_points) != 0,
+                        setup_timer);
+      }
+      catch (const ExcNotSupportedByMatrixFree &)
+      {
+        // The field refuses a mapping that is not continuous between cells;
+        // the automatic choice then takes stored Jacobians, on every rank
+        // (the set-up's collective steps must match).
+        if (!automatic_geometry || geometry_storage != GeometryStorage::field)
+          throw;
+        field_refused = true;
+      }
+      if (automatic_geometry &&
+          Utilities::MPI::max(field_refused ? 1u : 0u, comm) == 1u)
+      {
+        AdditionalData fallback = requested_data;
+        fallback.geometry       = GeometryStorage::jacobians;
+        reinit(mapping, dof_handler, constraints, quadrature, fallback);
+        return;
+      }
       const bool from_field = geometry_storage == GeometryStorage::field;
       const bool from_points =
           geometry_storage == GeometryStorage::points || from_field;
@@ -461,6 +499,13 @@ namespace dealii
     const SetupTimer &MatrixFree<dim, Number>::get_setup_timer() const
     {
       return setup_timer;
+    }
+
+    template <int dim, typename Number>
+    void MatrixFree<dim, Number>::release_quadrature_points()
+    {
+      if (geometry_storage == GeometryStorage::field)
+        geometry.quadrature_points.clear();
     }
 
     template <int dim, typename Number>

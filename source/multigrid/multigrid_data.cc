@@ -41,6 +41,12 @@ namespace dealii
                         Patterns::Bool(),
                         "Levels in FE_Q(1), reached from FE_Q(degree) on the "
                         "active cells");
+      prm.declare_entry("Geometry storage",
+                        "automatic",
+                        Patterns::Selection("automatic|jacobians|points|field"),
+                        "How the level operators keep the cell geometry: "
+                        "stored Jacobians, quadrature points or the mapping "
+                        "field; automatic picks the fastest measured");
     }
 
     void MultigridData::parse_parameters(const ParameterHandler &prm)
@@ -59,6 +65,7 @@ namespace dealii
                                      ? Precision::double_precision
                                      : Precision::single_precision;
       p_coarsening             = prm.get_bool("p-coarsening");
+      geometry = geometry_storage_from_string(prm.get("Geometry storage"));
     }
 
     std::string MultigridData::description() const
@@ -71,6 +78,8 @@ namespace dealii
       text += precision == Precision::double_precision ? ", double" : ", float";
       if (p_coarsening)
         text += ", p-coarsening to Q1";
+      if (geometry != GeometryStorage::automatic)
+        text += ", geometry " + to_string(geometry);
       return text;
     }
   } // namespace GPU

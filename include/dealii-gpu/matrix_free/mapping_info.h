@@ -6,6 +6,7 @@
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/matrix_free/dof_info.h>
+#include <dealii-gpu/matrix_free/geometry_storage.h>
 
 #include <deal.II/base/point.h>
 #include <deal.II/base/quadrature.h>
@@ -18,8 +19,6 @@ namespace dealii
 {
   namespace GPU
   {
-    enum class GeometryStorage;
-
     namespace internal
     {
       /**

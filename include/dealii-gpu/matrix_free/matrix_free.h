@@ -8,6 +8,7 @@
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/matrix_free/geometry_storage.h>
 #include <dealii-gpu/matrix_free/mapping_info.h>
 #include <dealii-gpu/matrix_free/shape_info.h>
 
@@ -237,43 +238,6 @@ namespace dealii
     }
 
     /**
-     * How the cell geometry is kept on the device. Measured on an H100
-     * (doc/benchmarks.md): points hold about a third of the data per DoF
-     * (3D: Q2 140 instead of 408 bytes, so problems 2.9x larger fit) and
-     * run at 1.03-1.07x the stored-Jacobian speed at Q2-Q3, 0.57-0.88x at
-     * Q4-Q8 (the kernel computes each point's Jacobian).
-     */
-    enum class GeometryStorage
-    {
-      /** Inverse Jacobian and JxW at every quadrature point
-       *  (dim * dim + 1 numbers a point); any Mapping. The default. */
-      jacobians,
-      /** The quadrature points only (dim numbers a point); the kernel
-       *  computes the Jacobians from them. Needs MappingQ(p) (or
-       *  MappingCartesian) with p < n_q_points_1d: the points then
-       *  determine the mapping and the Jacobians are exact. */
-      points,
-      /** The mapping as a continuous field at the element's support
-       *  points: dim numbers a DoF node, shared between the cells and read
-       *  through the DoF indices (vector-valued fields and cells with
-       *  hanging nodes keep one index a node per cell). The kernel
-       *  interpolates it to the quadrature points, then goes on as with
-       *  points. The least memory (3D on an H100, doc/benchmarks.md, with
-       *  the coefficient computed in the kernel: Q2 53 bytes per DoF,
-       *  against 140 with points and 408 with stored Jacobians; Q1 72;
-       *  40 at Q1 and Q2 where the DoF indices are computed, see
-       *  n_structured_cells()).
-       *  With one thread per point it runs at 0.67-0.75 of the points
-       *  speed at Q2-Q4; with one thread per cell (CellThreads) it is the
-       *  fastest form at Q1-Q2.
-       *  Needs MappingQ(p) (or MappingCartesian) with p <= fe_degree, so
-       *  that FE_Q(fe_degree) represents the mapping exactly, and a
-       *  mapping continuous between cells (checked). Coefficients are then
-       *  best computed in the kernel from FEEvaluation::quadrature_point. */
-      field
-    };
-
-    /**
      * How a CUDA cell kernel lays out its threads. No effect on the host
      * backend, which runs every cell in one thread anyway.
      */
@@ -481,6 +445,16 @@ namespace dealii
       /** False after release_geometry(). */
       bool has_geometry() const;
 
+      /**
+       * Free the quadrature points that update_quadrature_points kept for
+       * evaluate_coefficient() where the kernels do not read them
+       * (GeometryStorage::field: FEEvaluation::quadrature_point() computes
+       * them from the field); with the other forms they stay. Call after
+       * the coefficients are evaluated: with the field they are the
+       * largest part of the data (3D: 3 numbers a point).
+       */
+      void release_quadrature_points();
+
       /** Device view for cell functors. */
       const MatrixFreeData<dim, Number> &get_data() const;
 
@@ -642,7 +616,8 @@ namespace dealii
                       "; evaluate coefficients before releasing"));
       AssertThrow(data.n_cells == 0 || geometry.has_points(),
                   ExcMessage("evaluate_coefficient needs the quadrature points:"
-                             " reinit with update_quadrature_points."));
+                             " reinit with update_quadrature_points (and"
+                             " before release_quadrature_points())."));
       values.resize(std::size_t(data.n_cells) * data.n_q_points);
       Number *const values_data = values.data();
       geometry.for_each_points_batch(

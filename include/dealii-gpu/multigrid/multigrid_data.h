@@ -4,6 +4,8 @@
 #ifndef dealii_gpu_multigrid_multigrid_data_h
 #define dealii_gpu_multigrid_multigrid_data_h
 
+#include <dealii-gpu/matrix_free/geometry_storage.h>
+
 #include <deal.II/base/parameter_handler.h>
 
 #include <string>
@@ -62,15 +64,21 @@ namespace dealii
       /** For FE_Q(k), k >= 2: levels in FE_Q(1), reached from FE_Q(k) on
        *  the active cells by one p-transfer (GPU::MGTransferP). */
       bool p_coarsening = false;
+      /** How the level operators keep the cell geometry (see
+       *  GPU::GeometryStorage): automatic takes the mapping field at Q1-Q2
+       *  (levels have no hanging nodes), stored Jacobians above. */
+      GeometryStorage geometry = GeometryStorage::automatic;
 
       /** Entries "Smoother", "Smoothing degree", "Smoothing range",
        *  "Jacobi relaxation", "Coarse solver", "Coarse reduction",
-       *  "V-cycle precision", "p-coarsening" in the current subsection. */
+       *  "V-cycle precision", "p-coarsening", "Geometry storage" in the
+       *  current subsection. */
       static void declare_parameters(ParameterHandler &prm);
 
       void parse_parameters(const ParameterHandler &prm);
 
-      /** E.g. "chebyshev(5), coarse amg, float". */
+      /** E.g. "chebyshev(5), coarse amg, float" (the geometry where it is
+       *  not automatic). */
       std::string description() const;
 
       /**

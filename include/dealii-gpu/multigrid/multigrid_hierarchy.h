@@ -75,7 +75,9 @@ namespace dealii
                                     level_constraints,
                                     diffusion,
                                     reaction,
-                                    level);
+                                    level,
+                                    false,
+                                    data.geometry);
             setup_timer.add(operators[level].get_setup_timer());
             setup_timer.start("edge operators");
             partitioners[level] =

@@ -42,7 +42,14 @@ namespace dealii
                         const MultigridData             &data,
                         SetupTimer                      &setup_timer)
         {
-          op.reinit(mapping, dof_handler, constraints, diffusion, reaction);
+          op.reinit(mapping,
+                    dof_handler,
+                    constraints,
+                    diffusion,
+                    reaction,
+                    numbers::invalid_unsigned_int,
+                    false,
+                    data.geometry);
           setup_timer.add(op.get_setup_timer());
           setup_timer.start("p-transfer");
           transfer.build(

@@ -39,7 +39,10 @@ namespace dealii
 
       /**
        * Build the data; A and c are evaluated at the quadrature points (an
-       * empty c means no reaction term).
+       * empty c means no reaction term) and stored, one number a point
+       * each. @p geometry is GPU::MatrixFree's form of the geometry; the
+       * automatic choice takes the mapping field where it is fastest (Q1
+       * and Q2 in 3D without hanging nodes), stored Jacobians elsewhere.
        */
       template <typename ConstraintNumber>
       void
@@ -48,13 +51,15 @@ namespace dealii
              const AffineConstraints<ConstraintNumber>       &constraints,
              const std::function<double(const Point<dim> &)> &diffusion,
              const std::function<double(const Point<dim> &)> &reaction = {},
-             const unsigned int mg_level     = numbers::invalid_unsigned_int,
-             const bool         use_coloring = false)
+             const unsigned int    mg_level     = numbers::invalid_unsigned_int,
+             const bool            use_coloring = false,
+             const GeometryStorage geometry     = GeometryStorage::automatic)
       {
         typename MatrixFree<dim, Number>::AdditionalData data(
             update_gradients | update_JxW_values | update_quadrature_points,
             use_coloring,
             mg_level);
+        data.geometry = geometry;
         matrix_free.reinit(
             mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
         setup_timer = matrix_free.get_setup_timer();
@@ -71,6 +76,8 @@ namespace dealii
                                            reaction_values);
           coefficients.reaction = reaction_values.data();
         }
+        // The field's kernels compute the points they need.
+        matrix_free.release_quadrature_points();
         setup_timer.stop();
       }
 
