@@ -45,13 +45,16 @@ namespace dealii
        *  mapping continuous between cells (checked). Coefficients are then
        *  best computed in the kernel from FEEvaluation::quadrature_point. */
       field,
-      /** What the H100 measured fastest (doc/benchmarks.md): field where
-       *  one thread per cell runs it (3D, one component, at most 27
-       *  quadrature points, no hanging nodes on this rank, MappingQ(p) or
-       *  MappingCartesian with p <= fe_degree), 2.2-4x faster than stored
-       *  Jacobians at Q1-Q2 with a seventh of the memory; jacobians
+      /** The field where one thread per cell runs it (3D, one component,
+       *  at most 27 quadrature points, no hanging nodes on this rank,
+       *  MappingQ(p) or MappingCartesian with p <= fe_degree); jacobians
        *  otherwise, and where the mapping turns out not to be continuous
-       *  between cells. get_geometry_storage() tells which was taken. */
+       *  between cells. Measured on the H100 (doc/benchmarks.md): there the
+       *  field is the smallest form and as fast as or faster than stored
+       *  Jacobians (the operator alone 2.2-2.9x with the coefficient in
+       *  the kernel; a multigrid V-cycle with stored coefficients the same
+       *  speed in 2.7x less device memory). get_geometry_storage() tells
+       *  which was taken. */
       automatic
     };
 
