@@ -11,7 +11,9 @@
 #include <deal.II/fe/mapping_q.h>
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
+#include <utility>
 
 namespace dealii
 {
@@ -124,40 +126,117 @@ namespace dealii
                     centers[c * dim + d] = center[d];
                 }
               });
-          std::vector<unsigned int> node_of_local(
-              n_local, numbers::invalid_unsigned_int);
-          unsigned int n_nodes = 0;
-          for (std::size_t c = 0; c < n_cells; ++c)
-            for (unsigned int i = 0; i < n; ++i)
-            {
-              const Point<dim> &x    = positions[c * n + i];
-              unsigned int     &node = node_of_local[local[c * n + i]];
-              if (node == numbers::invalid_unsigned_int)
+          // The first cell to reach a node (the lowest index) places it
+          // and, without nodes_are_dofs, numbers it: what one pass over the
+          // cells in order would do, here in three passes on the threads.
+          constexpr unsigned int none = numbers::invalid_unsigned_int;
+          std::vector<std::atomic<unsigned int>> first_cell(n_local);
+          parallel_for_chunks(
+              n_local,
+              1u << 16,
+              [&](const std::size_t begin, const std::size_t end)
               {
-                node = nodes_are_dofs ? local[c * n + i] : n_nodes++;
-                if (!nodes_are_dofs)
-                  field.resize(std::size_t(n_nodes) * dim);
-                for (unsigned int d = 0; d < dim; ++d)
-                  field[std::size_t(node) * dim + d] = x[d];
-              }
-              else
-                for (unsigned int d = 0; d < dim; ++d)
-                  if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
-                      tolerance[c])
+                for (std::size_t l = begin; l < end; ++l)
+                  first_cell[l].store(none, std::memory_order_relaxed);
+              });
+          parallel_for_chunks(
+              n_cells,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                for (std::size_t c = begin; c < end; ++c)
+                  for (unsigned int i = 0; i < n; ++i)
                   {
-                    std::ostringstream message;
-                    message << "GeometryStorage::field with a mapping that is "
+                    auto        &first = first_cell[local[c * n + i]];
+                    unsigned int seen  = first.load(std::memory_order_relaxed);
+                    while (c < seen && !first.compare_exchange_weak(
+                                           seen,
+                                           static_cast<unsigned int>(c),
+                                           std::memory_order_relaxed))
+                    {
+                    }
+                  }
+              });
+          const auto places = [&](const std::size_t c, const unsigned int i) {
+            return first_cell[local[c * n + i]].load(
+                       std::memory_order_relaxed) == c;
+          };
+          // Node numbers: the local index, or the count of nodes placed by
+          // earlier cells plus the position among this cell's.
+          std::vector<unsigned int> node_offset(nodes_are_dofs ? 0 : n_cells);
+          std::vector<unsigned int> node_of_local(nodes_are_dofs ? 0 : n_local);
+          if (!nodes_are_dofs)
+          {
+            parallel_for_chunks(
+                n_cells,
+                cell_grain,
+                [&](const std::size_t begin, const std::size_t end)
+                {
+                  for (std::size_t c = begin; c < end; ++c)
+                  {
+                    node_offset[c] = 0;
+                    for (unsigned int i = 0; i < n; ++i)
+                      node_offset[c] += places(c, i) ? 1 : 0;
+                  }
+                });
+            unsigned int n_nodes = 0;
+            for (std::size_t c = 0; c < n_cells; ++c)
+              n_nodes += std::exchange(node_offset[c], n_nodes);
+            field.resize(std::size_t(n_nodes) * dim);
+          }
+          parallel_for_chunks(
+              n_cells,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                for (std::size_t c = begin; c < end; ++c)
+                {
+                  unsigned int next = nodes_are_dofs ? 0 : node_offset[c];
+                  for (unsigned int i = 0; i < n; ++i)
+                    if (places(c, i))
+                    {
+                      const unsigned int l    = local[c * n + i];
+                      const unsigned int node = nodes_are_dofs ? l : next++;
+                      if (!nodes_are_dofs)
+                        node_of_local[l] = node;
+                      for (unsigned int d = 0; d < dim; ++d)
+                        field[std::size_t(node) * dim + d] =
+                            positions[c * n + i][d];
+                    }
+                }
+              });
+          // Every other cell at a node must place it at the same point.
+          parallel_for_chunks(
+              n_cells,
+              cell_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                for (std::size_t c = begin; c < end; ++c)
+                  for (unsigned int i = 0; i < n; ++i)
+                  {
+                    const unsigned int l = local[c * n + i];
+                    const unsigned int node =
+                        nodes_are_dofs ? l : node_of_local[l];
+                    if (!nodes_are_dofs)
+                      nodes[c * n + i] = node;
+                    const Point<dim> &x = positions[c * n + i];
+                    for (unsigned int d = 0; d < dim; ++d)
+                      if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
+                          tolerance[c])
+                      {
+                        std::ostringstream message;
+                        message
+                            << "GeometryStorage::field with a mapping that is "
                                "not continuous between cells: the cells next "
                                "to the support point "
                             << x
                             << " map it to different places; use "
                                "GeometryStorage::points or jacobians";
-                    AssertThrow(false,
-                                ExcNotSupportedByMatrixFree(message.str()));
+                        AssertThrow(false,
+                                    ExcNotSupportedByMatrixFree(message.str()));
+                      }
                   }
-              if (!nodes_are_dofs)
-                nodes[c * n + i] = node;
-            }
+              });
         }
 
       } // namespace
