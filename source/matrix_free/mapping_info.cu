@@ -139,23 +139,30 @@ namespace dealii
                 for (std::size_t l = begin; l < end; ++l)
                   first_cell[l].store(none, std::memory_order_relaxed);
               });
-          parallel_for_chunks(
-              n_cells,
-              cell_grain,
-              [&](const std::size_t begin, const std::size_t end)
+          // f(c, i) for every node i of every cell c, on the threads.
+          const auto for_each_cell_node = [&](const auto &f)
+          {
+            parallel_for_chunks(
+                n_cells,
+                cell_grain,
+                [&](const std::size_t begin, const std::size_t end)
+                {
+                  for (std::size_t c = begin; c < end; ++c)
+                    for (unsigned int i = 0; i < n; ++i)
+                      f(c, i);
+                });
+          };
+          for_each_cell_node(
+              [&](const std::size_t c, const unsigned int i)
               {
-                for (std::size_t c = begin; c < end; ++c)
-                  for (unsigned int i = 0; i < n; ++i)
-                  {
-                    auto        &first = first_cell[local[c * n + i]];
-                    unsigned int seen  = first.load(std::memory_order_relaxed);
-                    while (c < seen && !first.compare_exchange_weak(
-                                           seen,
-                                           static_cast<unsigned int>(c),
-                                           std::memory_order_relaxed))
-                    {
-                    }
-                  }
+                auto        &first = first_cell[local[c * n + i]];
+                unsigned int seen  = first.load(std::memory_order_relaxed);
+                while (c < seen && !first.compare_exchange_weak(
+                                       seen,
+                                       static_cast<unsigned int>(c),
+                                       std::memory_order_relaxed))
+                {
+                }
               });
           const auto places = [&](const std::size_t c, const unsigned int i) {
             return first_cell[local[c * n + i]].load(
@@ -206,35 +213,27 @@ namespace dealii
                 }
               });
           // Every other cell at a node must place it at the same point.
-          parallel_for_chunks(
-              n_cells,
-              cell_grain,
-              [&](const std::size_t begin, const std::size_t end)
+          for_each_cell_node(
+              [&](const std::size_t c, const unsigned int i)
               {
-                for (std::size_t c = begin; c < end; ++c)
-                  for (unsigned int i = 0; i < n; ++i)
+                const unsigned int l    = local[c * n + i];
+                const unsigned int node = nodes_are_dofs ? l : node_of_local[l];
+                if (!nodes_are_dofs)
+                  nodes[c * n + i] = node;
+                const Point<dim> &x = positions[c * n + i];
+                for (unsigned int d = 0; d < dim; ++d)
+                  if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
+                      tolerance[c])
                   {
-                    const unsigned int l = local[c * n + i];
-                    const unsigned int node =
-                        nodes_are_dofs ? l : node_of_local[l];
-                    if (!nodes_are_dofs)
-                      nodes[c * n + i] = node;
-                    const Point<dim> &x = positions[c * n + i];
-                    for (unsigned int d = 0; d < dim; ++d)
-                      if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
-                          tolerance[c])
-                      {
-                        std::ostringstream message;
-                        message
-                            << "GeometryStorage::field with a mapping that is "
+                    std::ostringstream message;
+                    message << "GeometryStorage::field with a mapping that is "
                                "not continuous between cells: the cells next "
                                "to the support point "
                             << x
                             << " map it to different places; use "
                                "GeometryStorage::points or jacobians";
-                        AssertThrow(false,
-                                    ExcNotSupportedByMatrixFree(message.str()));
-                      }
+                    AssertThrow(false,
+                                ExcNotSupportedByMatrixFree(message.str()));
                   }
               });
         }
