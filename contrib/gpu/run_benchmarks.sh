@@ -20,7 +20,8 @@
 # p-coarsening), multigrid-geometry (stored Jacobians against the
 # automatic geometry), multigrid-large (the largest Q2 problems),
 # poisson (applications/poisson, the README's main job),
-# setup (the set-up split of multigrid_solve and helmholtz).
+# setup (the set-up split of multigrid_solve and helmholtz), ceed ceed-cpu
+# (the CEED benchmark problems BP1-BP6 on the GPU and on 16 CPU ranks).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -138,6 +139,20 @@ for step in "$@"; do
           mv multigrid_solve.csv "$out/mg_q${degree}_$geometry.csv"
         done
       done ;;
+    ceed|ceed-cpu|ceed-large)
+      # CEED BP1-BP6 (CEED_BPS, default all), degrees 1-8, CG with the
+      # diagonal, 50 iterations: on the GPU up to 2e7 DoFs, on 16 CPU ranks
+      # up to 3e6, and ceed-large: BP5 and BP6 at k = 7 up to 1.2e8.
+      bps=${CEED_BPS:-1,2,3,4,5,6}
+      case $step in
+        ceed) run="$app/bin/ceed_bps --backend=gpu --max-dofs=2e7 --device=cuda" ;;
+        ceed-large) bps=5,6; run="$app/bin/ceed_bps --backend=gpu --degrees=7 --min-dofs=2e7 --max-dofs=1.2e8 --device=cuda" ;;
+        ceed-cpu) run="mpirun -np 16 --bind-to core $app/bin/ceed_bps --backend=cpu --max-dofs=3e6 --device=host" ;;
+      esac
+      name=${step//-/_}_bp${bps//,/}
+      $run --bps=$bps > "$out/$name.txt" 2>&1
+      echo "$step BP $bps: rc=$? $(grep -c '^BP' "$out/$name.txt") rows"
+      for f in ceed_bps_*.csv; do mv "$f" "$out/${name}.csv"; done ;;
     multigrid-large)
       # The largest Q2 problems: the uniform ball refined 7 times (1.2e8
       # DoFs, one rank), and refined once more inside |x| < 0.62 (3.2e8

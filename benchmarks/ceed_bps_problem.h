@@ -1,0 +1,201 @@
+// One CEED benchmark problem at one degree on one backend: the mesh sizes
+// from Settings::min_dofs to max_dofs, CG with the inverse diagonal for a
+// fixed number of iterations, a table line and a CSV row per size.
+// Included by the ceed_bps_<n>.cu files only.
+#ifndef dealii_gpu_benchmarks_ceed_bps_problem_h
+#define dealii_gpu_benchmarks_ceed_bps_problem_h
+
+#include <dealii-gpu/operators/matrix_free_operator.h>
+#include <dealii-gpu/operators/operations.h>
+
+#include <deal.II/base/timer.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/diagonal_matrix.h>
+#include <deal.II/lac/solver_cg.h>
+
+#include "benchmark_timing.h"
+#include "ceed_bps.h"
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+namespace CEED
+{
+  // Elements per direction of the meshes: 2^r and 3 2^r.
+  inline std::vector<unsigned int> elements_per_direction()
+  {
+    std::vector<unsigned int> n;
+    for (unsigned int p = 1; p <= 2048; p *= 2)
+    {
+      n.push_back(2 * p);
+      n.push_back(3 * p);
+    }
+    return n;
+  }
+
+  // The operation, components and quadrature of BP1-BP6.
+  template <unsigned int bp>
+  struct Problem
+  {
+    static_assert(bp >= 1 && bp <= 6, "BP1-BP6");
+    static constexpr bool         mass         = bp <= 2;
+    static constexpr unsigned int n_components = bp % 2 == 1 ? 1 : 3;
+    static constexpr bool         lobatto      = bp >= 5;
+    using Operation =
+        std::conditional_t<mass, GPU::MassOperation<>, GPU::LaplaceOperation<>>;
+    template <int degree>
+    static constexpr int n_q_points_1d = lobatto ? degree + 1 : degree + 2;
+  };
+
+  template <unsigned int bp, int degree, GPU::MatrixFreeBackend backend>
+  void run(const Settings &settings, std::ostream &csv)
+  {
+    constexpr int dim   = 3;
+    using P             = Problem<bp>;
+    constexpr int n_q   = P::template n_q_points_1d<degree>;
+    using Operator      = GPU::MatrixFreeOperator<dim,
+                                             degree,
+                                             P::n_components,
+                                             double,
+                                             typename P::Operation,
+                                             backend,
+                                             n_q>;
+    using VectorType    = typename Operator::VectorType;
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const bool     root = Utilities::MPI::this_mpi_process(comm) == 0;
+    for (const unsigned int n : elements_per_direction())
+    {
+      const double dofs =
+          std::pow(double(degree) * n + 1, dim) * P::n_components;
+      if (dofs < settings.min_dofs)
+        continue;
+      if (dofs > settings.max_dofs)
+        break;
+      try
+      {
+        // A coarse mesh of at most 3^3 cells refined globally: p4est's trees
+        // stay few.
+        parallel::distributed::Triangulation<dim> tria(comm);
+        unsigned int                              coarse = n, refinements = 0;
+        while (coarse > 3)
+        {
+          coarse /= 2;
+          ++refinements;
+        }
+        GridGenerator::subdivided_hyper_cube(tria, coarse, 0., 1.);
+        tria.refine_global(refinements);
+        DoFHandler<dim> dof_handler(tria);
+        if (P::n_components == 1)
+          dof_handler.distribute_dofs(FE_Q<dim>(degree));
+        else
+          dof_handler.distribute_dofs(
+              FESystem<dim>(FE_Q<dim>(degree), P::n_components));
+        IndexSet relevant;
+        DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+        AffineConstraints<double> constraints(relevant);
+        if (!P::mass)
+          DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
+        constraints.close();
+
+        Timer                             timer;
+        Operator                          op;
+        typename Operator::AdditionalData data;
+        data.quadrature = P::lobatto ? GPU::QuadratureRule::gauss_lobatto
+                                     : GPU::QuadratureRule::gauss;
+        op.reinit(MappingQ1<dim>(),
+                  dof_handler,
+                  constraints,
+                  typename P::Operation{{1.}},
+                  data);
+        DiagonalMatrix<VectorType> jacobi;
+        op.compute_inverse_diagonal(jacobi.get_vector());
+        GPU::Device::synchronize();
+        const double setup = Utilities::MPI::max(timer.wall_time(), comm);
+
+        VectorType x, b;
+        op.initialize_dof_vector(x);
+        op.initialize_dof_vector(b);
+        b = 1.;
+        // Zero right-hand side on the boundary rows keeps them zero.
+        VectorType ones(b);
+        op.vmult(b, ones);
+        unsigned int iterations = 0;
+        const double solve      = median_seconds(settings.repetitions,
+                                            [&]()
+                                            {
+                                              x = 0.;
+                                              IterationNumberControl control(
+                                                  settings.iterations, 1e-300);
+                                              SolverCG<VectorType> cg(control);
+                                              cg.solve(op, x, b, jacobi);
+                                              iterations = control.last_step();
+                                            });
+        const double rate       = dofs * iterations / solve;
+        // Least bytes per CG iteration and DoF: deal.II's CG on a generic
+        // vector (preconditioner 24, r.z 16, p update 24, p.Ap 16, x update
+        // 24, r update with its norm 32) and the operator (src, dst 16 and
+        // all its data once).
+        const double operator_bytes =
+            double(Utilities::MPI::sum(op.memory_consumption(), comm)) / dofs;
+        const double       bytes   = 136. + 16. + operator_bytes;
+        const double       ceiling = settings.bandwidth / bytes;
+        const unsigned int ranks   = Utilities::MPI::n_mpi_processes(comm);
+        if (root)
+        {
+          std::cout << "BP" << bp << std::setw(3) << degree << std::setw(5)
+                    << GPU::to_string(backend) << std::setw(4) << ranks
+                    << std::setw(11) << tria.n_global_active_cells()
+                    << std::setw(12) << dof_handler.n_dofs() << std::setw(5)
+                    << iterations << std::setw(9) << std::setprecision(3)
+                    << setup << std::setw(10) << solve << std::setw(11) << rate
+                    << std::setw(11) << ceiling << std::setw(6)
+                    << std::setprecision(2) << 100. * rate / ceiling << " %"
+                    << std::setw(7) << std::setprecision(3) << bytes
+                    << std::endl;
+          csv << bp << ',' << degree << ',' << GPU::to_string(backend) << ','
+              << ranks << ',' << tria.n_global_active_cells() << ','
+              << dof_handler.n_dofs() << ',' << iterations << ',' << setup
+              << ',' << solve << ',' << rate << ',' << bytes << ','
+              << settings.bandwidth << ',' << ceiling << std::endl;
+        }
+      }
+      catch (const std::exception &e)
+      {
+        // Out of device memory, typically: the next degree may fit.
+        if (root)
+          std::cout << "BP" << bp << " k=" << degree << ": stopped at " << dofs
+                    << " DoFs: " << e.what() << std::endl;
+        break;
+      }
+    }
+  }
+
+  // run<bp, degree, backend> for every degree of the settings that is
+  // compiled (DEAL_II_GPU_CEED_BPS_DEGREES).
+  template <unsigned int bp, GPU::MatrixFreeBackend backend, int... degrees>
+  void run_degrees(const Settings &settings,
+                   std::ostream   &csv,
+                   std::integer_sequence<int, degrees...>)
+  {
+    for (const unsigned int k : settings.degrees)
+      ((k == degrees ? run<bp, degrees, backend>(settings, csv) : void()), ...);
+  }
+
+  template <unsigned int bp>
+  void run_bp(const Settings &settings, std::ostream &csv)
+  {
+    if (settings.backend == GPU::MatrixFreeBackend::gpu)
+      run_degrees<bp, GPU::MatrixFreeBackend::gpu>(
+          settings, csv, compiled_degrees());
+    else
+      run_degrees<bp, GPU::MatrixFreeBackend::cpu>(
+          settings, csv, compiled_degrees());
+  }
+} // namespace CEED
+
+#endif
