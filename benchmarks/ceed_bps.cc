@@ -66,7 +66,7 @@ main(int argc, char **argv)
     GPU::Device::initialize(argc, argv);
     CEED::Settings settings;
     settings.bps     = {1, 2, 3, 4, 5, 6};
-    settings.degrees = {DEAL_II_GPU_CEED_BPS_DEGREES};
+    settings.degrees = CEED::compiled_degrees();
     for (int i = 1; i < argc; ++i)
     {
       const std::string arg = argv[i];

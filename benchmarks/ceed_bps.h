@@ -12,7 +12,6 @@
 #include <deal.II/base/mpi.h>
 
 #include <fstream>
-#include <utility>
 #include <vector>
 
 namespace CEED
@@ -32,16 +31,21 @@ namespace CEED
     double bandwidth = 0;
   };
 
-  // The degrees this build compiled.
-  using compiled_degrees =
-      std::integer_sequence<int, DEAL_II_GPU_CEED_BPS_DEGREES>;
-
-  inline bool is_compiled(const unsigned int degree)
+  // Whether this build compiled a degree (CMake's
+  // DEAL_II_GPU_CEED_BPS_DEGREES, passed as a bit mask).
+  constexpr bool is_compiled(const unsigned int degree)
   {
-    for (const int k : {DEAL_II_GPU_CEED_BPS_DEGREES})
-      if (int(degree) == k)
-        return true;
-    return false;
+    return degree < 32 &&
+           ((DEAL_II_GPU_CEED_BPS_DEGREE_MASK >> degree) & 1u) != 0;
+  }
+
+  inline std::vector<unsigned int> compiled_degrees()
+  {
+    std::vector<unsigned int> degrees;
+    for (unsigned int k = 1; k <= 8; ++k)
+      if (is_compiled(k))
+        degrees.push_back(k);
+    return degrees;
   }
 
   // Runs one BP for every degree of the settings; the BPs are compiled in

@@ -175,15 +175,22 @@ namespace CEED
     }
   }
 
-  // run<bp, degree, backend> for every degree of the settings that is
-  // compiled (DEAL_II_GPU_CEED_BPS_DEGREES).
-  template <unsigned int bp, GPU::MatrixFreeBackend backend, int... degrees>
+  // run<bp, degree, backend> for the degrees of the settings, 1..8 as
+  // far as compiled.
+  template <unsigned int bp, GPU::MatrixFreeBackend backend, int... k>
   void run_degrees(const Settings &settings,
                    std::ostream   &csv,
-                   std::integer_sequence<int, degrees...>)
+                   std::integer_sequence<int, k...>)
   {
-    for (const unsigned int k : settings.degrees)
-      ((k == degrees ? run<bp, degrees, backend>(settings, csv) : void()), ...);
+    for (const unsigned int degree : settings.degrees)
+      (
+          [&]()
+          {
+            if constexpr (is_compiled(k + 1))
+              if (degree == k + 1)
+                run<bp, k + 1, backend>(settings, csv);
+          }(),
+          ...);
   }
 
   template <unsigned int bp>
@@ -191,10 +198,10 @@ namespace CEED
   {
     if (settings.backend == GPU::MatrixFreeBackend::gpu)
       run_degrees<bp, GPU::MatrixFreeBackend::gpu>(
-          settings, csv, compiled_degrees());
+          settings, csv, std::make_integer_sequence<int, 8>());
     else
       run_degrees<bp, GPU::MatrixFreeBackend::cpu>(
-          settings, csv, compiled_degrees());
+          settings, csv, std::make_integer_sequence<int, 8>());
   }
 } // namespace CEED
 
