@@ -114,8 +114,59 @@ namespace dealii
       void reinit(const Mapping<dim>                        &mapping,
                   const DoFHandler<dim>                     &dof_handler,
                   const AffineConstraints<ConstraintNumber> &constraints,
-                  const Operation      &operation       = Operation(),
-                  const AdditionalData &additional_data = AdditionalData());
+                  const Operation      &new_operation   = Operation(),
+                  const AdditionalData &additional_data = AdditionalData())
+      {
+        const FiniteElement<dim> &fe = dof_handler.get_fe();
+        AssertThrow(fe.degree == degree && fe.n_components() == n_components &&
+                        fe.n_base_elements() == 1 &&
+                        fe.base_element(0).get_name().rfind("FE_Q<", 0) == 0,
+                    ExcNotSupportedByMatrixFree(
+                        "MatrixFreeOperator<dim, " + std::to_string(degree) +
+                        ", " + std::to_string(n_components) + "> got " +
+                        fe.get_name() + "; it needs FE_Q(" +
+                        std::to_string(degree) + ")" +
+                        (n_components > 1
+                             ? " in an FESystem of " +
+                                   std::to_string(n_components) + " components"
+                             : std::string())));
+        operation = new_operation;
+        tmp.reinit(0);
+        const Quadrature<1> quadrature =
+            make_quadrature(additional_data.quadrature, n_q_points_1d);
+        UpdateFlags flags = update_gradients | update_JxW_values;
+        if (internal::uses_quadrature_points<Operation>::value)
+          flags |= update_quadrature_points;
+        if constexpr (backend == MatrixFreeBackend::gpu)
+        {
+          typename MatrixFreeType::AdditionalData data(
+              flags,
+              additional_data.use_coloring,
+              additional_data.mg_level,
+              0,
+              additional_data.overlap_communication_computation,
+              additional_data.geometry);
+          data.cell_threads = additional_data.cell_threads;
+          matrix_free.reinit(
+              mapping, dof_handler, constraints, quadrature, data);
+          // The kernels compute the points from the mapping field.
+          matrix_free.release_quadrature_points();
+          setup_timer = matrix_free.get_setup_timer();
+        }
+        else
+        {
+          setup_timer.clear();
+          setup_timer.start("deal.II MatrixFree");
+          typename MatrixFreeType::AdditionalData data;
+          data.mapping_update_flags = flags;
+          data.mg_level             = additional_data.mg_level;
+          data.tasks_parallel_scheme =
+              MatrixFreeType::AdditionalData::TasksParallelScheme::none;
+          matrix_free.reinit(
+              mapping, dof_handler, constraints, quadrature, data);
+          setup_timer.stop();
+        }
+      }
 
       /** Change the operation's coefficients; the data stay. */
       void set_operation(const Operation &new_operation)
@@ -156,10 +207,68 @@ namespace dealii
 
       /** The diagonal of A (1 on constrained rows), computed cell by cell
        *  with unit vectors through the same operation. */
-      void compute_diagonal(VectorType &diagonal) const;
+      void compute_diagonal(VectorType &diagonal) const
+      {
+        if constexpr (backend == MatrixFreeBackend::gpu)
+        {
+          initialize_dof_vector(diagonal);
+          matrix_free.cell_loop(
+              QuadratureOperationDiagonalCell<dim,
+                                              degree,
+                                              n_q_points_1d,
+                                              n_components,
+                                              Number,
+                                              Operation>{operation},
+              diagonal,
+              diagonal);
+          matrix_free.set_constrained_values(Number(1), diagonal);
+        }
+        else
+        {
+          constexpr auto eval = Operation::evaluation_flags;
+          constexpr auto integ =
+              internal::integration_flags_of<Operation>::value;
+          const Operation op = operation;
+          // deal.II 9.4 adds into the vector as it is.
+          initialize_dof_vector(diagonal);
+          MatrixFreeTools::compute_diagonal<dim,
+                                            degree,
+                                            n_q_points_1d,
+                                            n_components,
+                                            Number,
+                                            VectorizedArray<Number>,
+                                            VectorType>(
+              matrix_free,
+              diagonal,
+              [&op](CPUEvaluation &phi)
+              {
+                phi.evaluate(eval);
+                for (unsigned int q = 0; q < phi.n_q_points; ++q)
+                  op(phi, q);
+                phi.integrate(integ);
+              });
+          for (const unsigned int i : matrix_free.get_constrained_dofs())
+            diagonal.local_element(i) = Number(1);
+        }
+      }
 
       /** Its inverse (1 where the diagonal is zero). */
-      void compute_inverse_diagonal(VectorType &inverse_diagonal) const;
+      void compute_inverse_diagonal(VectorType &inverse_diagonal) const
+      {
+        compute_diagonal(inverse_diagonal);
+        if constexpr (backend == MatrixFreeBackend::gpu)
+        {
+          Number *d = inverse_diagonal.get_values();
+          parallel_for("MatrixFreeOperator::compute_inverse_diagonal",
+                       inverse_diagonal.locally_owned_size(),
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                         d[i] = d[i] != Number() ? Number(1) / d[i] : Number(1);
+                       });
+        }
+        else
+          for (auto &d : inverse_diagonal)
+            d = d != Number() ? Number(1) / d : Number(1);
+      }
 
       size_type m() const
       {
@@ -193,7 +302,64 @@ namespace dealii
       void apply(const Op         &op,
                  VectorType       &dst,
                  const VectorType &src,
-                 const bool        add) const;
+                 const bool        add) const
+      {
+        check_vector(src, "src");
+        check_vector(dst, "dst");
+        if constexpr (backend == MatrixFreeBackend::gpu)
+        {
+          const QuadratureOperationCell<dim,
+                                        degree,
+                                        n_q_points_1d,
+                                        n_components,
+                                        Number,
+                                        Op>
+              cell{op};
+          // The cell loop adds and skips constrained rows; they get src
+          // (identity), so dst += A src needs A src apart.
+          VectorType &result = add ? tmp : dst;
+          if (add)
+            initialize_dof_vector(tmp);
+          else
+            dst = Number();
+          matrix_free.cell_loop(cell, src, result);
+          matrix_free.copy_constrained_values(src, result);
+          if (add)
+            dst += tmp;
+        }
+        else
+        {
+          constexpr auto eval  = Op::evaluation_flags;
+          constexpr auto integ = internal::integration_flags_of<Op>::value;
+          const std::function<void(
+              const MatrixFreeType &,
+              VectorType &,
+              const VectorType &,
+              const std::pair<unsigned int, unsigned int> &)>
+              cell_operation =
+                  [&op](const MatrixFreeType                        &data,
+                        VectorType                                  &out,
+                        const VectorType                            &in,
+                        const std::pair<unsigned int, unsigned int> &range)
+          {
+            CPUEvaluation phi(data);
+            for (unsigned int cell = range.first; cell < range.second; ++cell)
+            {
+              phi.reinit(cell);
+              phi.gather_evaluate(in, eval);
+              for (unsigned int q = 0; q < phi.n_q_points; ++q)
+                op(phi, q);
+              phi.integrate_scatter(integ, out);
+            }
+          };
+          matrix_free.cell_loop(cell_operation, dst, src, !add);
+          for (const unsigned int i : matrix_free.get_constrained_dofs())
+            if (add)
+              dst.local_element(i) += src.local_element(i);
+            else
+              dst.local_element(i) = src.local_element(i);
+        }
+      }
 
       void apply_transpose(VectorType       &dst,
                            const VectorType &src,
@@ -210,278 +376,27 @@ namespace dealii
                                  "gives its adjoint()"));
       }
 
-      void check_vector(const VectorType &vector, const char *name) const;
+      void check_vector(const VectorType &vector, const char *name) const
+      {
+        const auto &partitioner = matrix_free.get_vector_partitioner();
+        AssertThrow(
+            vector.size() == partitioner->size() &&
+                vector.locally_owned_size() ==
+                    partitioner->locally_owned_size(),
+            ExcMessage(std::string("MatrixFreeOperator: vector ") + name +
+                       " has " + std::to_string(vector.size()) + " entries (" +
+                       std::to_string(vector.locally_owned_size()) +
+                       " here), the operator " +
+                       std::to_string(partitioner->size()) + " (" +
+                       std::to_string(partitioner->locally_owned_size()) +
+                       " here): use initialize_dof_vector()"));
+      }
 
       MatrixFreeType     matrix_free;
       Operation          operation;
       SetupTimer         setup_timer;
       mutable VectorType tmp;
     };
-
-    template <int dim,
-              int degree,
-              int n_components,
-              typename Number,
-              typename Operation,
-              MatrixFreeBackend backend,
-              int               n_q_points_1d>
-    template <typename ConstraintNumber>
-    void MatrixFreeOperator<dim,
-                            degree,
-                            n_components,
-                            Number,
-                            Operation,
-                            backend,
-                            n_q_points_1d>::
-        reinit(const Mapping<dim>                        &mapping,
-               const DoFHandler<dim>                     &dof_handler,
-               const AffineConstraints<ConstraintNumber> &constraints,
-               const Operation                           &new_operation,
-               const AdditionalData                      &additional_data)
-    {
-      const FiniteElement<dim> &fe = dof_handler.get_fe();
-      AssertThrow(fe.degree == degree && fe.n_components() == n_components &&
-                      fe.n_base_elements() == 1 &&
-                      fe.base_element(0).get_name().rfind("FE_Q<", 0) == 0,
-                  ExcNotSupportedByMatrixFree(
-                      "MatrixFreeOperator<dim, " + std::to_string(degree) +
-                      ", " + std::to_string(n_components) + "> got " +
-                      fe.get_name() + "; it needs FE_Q(" +
-                      std::to_string(degree) + ")" +
-                      (n_components > 1
-                           ? " in an FESystem of " +
-                                 std::to_string(n_components) + " components"
-                           : std::string())));
-      operation = new_operation;
-      tmp.reinit(0);
-      const Quadrature<1> quadrature =
-          make_quadrature(additional_data.quadrature, n_q_points_1d);
-      UpdateFlags flags = update_gradients | update_JxW_values;
-      if (internal::uses_quadrature_points<Operation>::value)
-        flags |= update_quadrature_points;
-      if constexpr (backend == MatrixFreeBackend::gpu)
-      {
-        typename MatrixFreeType::AdditionalData data(
-            flags,
-            additional_data.use_coloring,
-            additional_data.mg_level,
-            0,
-            additional_data.overlap_communication_computation,
-            additional_data.geometry);
-        data.cell_threads = additional_data.cell_threads;
-        matrix_free.reinit(mapping, dof_handler, constraints, quadrature, data);
-        // The kernels compute the points from the mapping field.
-        matrix_free.release_quadrature_points();
-        setup_timer = matrix_free.get_setup_timer();
-      }
-      else
-      {
-        setup_timer.clear();
-        setup_timer.start("deal.II MatrixFree");
-        typename MatrixFreeType::AdditionalData data;
-        data.mapping_update_flags = flags;
-        data.mg_level             = additional_data.mg_level;
-        data.tasks_parallel_scheme =
-            MatrixFreeType::AdditionalData::TasksParallelScheme::none;
-        matrix_free.reinit(mapping, dof_handler, constraints, quadrature, data);
-        setup_timer.stop();
-      }
-    }
-
-    template <int dim,
-              int degree,
-              int n_components,
-              typename Number,
-              typename Operation,
-              MatrixFreeBackend backend,
-              int               n_q_points_1d>
-    void
-    MatrixFreeOperator<dim,
-                       degree,
-                       n_components,
-                       Number,
-                       Operation,
-                       backend,
-                       n_q_points_1d>::check_vector(const VectorType &vector,
-                                                    const char *name) const
-    {
-      const auto &partitioner = matrix_free.get_vector_partitioner();
-      AssertThrow(
-          vector.size() == partitioner->size() &&
-              vector.locally_owned_size() == partitioner->locally_owned_size(),
-          ExcMessage(std::string("MatrixFreeOperator: vector ") + name +
-                     " has " + std::to_string(vector.size()) + " entries (" +
-                     std::to_string(vector.locally_owned_size()) +
-                     " here), the operator " +
-                     std::to_string(partitioner->size()) + " (" +
-                     std::to_string(partitioner->locally_owned_size()) +
-                     " here): use initialize_dof_vector()"));
-    }
-
-    template <int dim,
-              int degree,
-              int n_components,
-              typename Number,
-              typename Operation,
-              MatrixFreeBackend backend,
-              int               n_q_points_1d>
-    template <typename Op>
-    void MatrixFreeOperator<dim,
-                            degree,
-                            n_components,
-                            Number,
-                            Operation,
-                            backend,
-                            n_q_points_1d>::apply(const Op         &op,
-                                                  VectorType       &dst,
-                                                  const VectorType &src,
-                                                  const bool        add) const
-    {
-      check_vector(src, "src");
-      check_vector(dst, "dst");
-      if constexpr (backend == MatrixFreeBackend::gpu)
-      {
-        const QuadratureOperationCell<dim,
-                                      degree,
-                                      n_q_points_1d,
-                                      n_components,
-                                      Number,
-                                      Op>
-            cell{op};
-        // The cell loop adds and skips constrained rows; they get src
-        // (identity), so dst += A src needs A src apart.
-        VectorType &result = add ? tmp : dst;
-        if (add)
-          initialize_dof_vector(tmp);
-        else
-          dst = Number();
-        matrix_free.cell_loop(cell, src, result);
-        matrix_free.copy_constrained_values(src, result);
-        if (add)
-          dst += tmp;
-      }
-      else
-      {
-        constexpr auto eval  = Op::evaluation_flags;
-        constexpr auto integ = internal::integration_flags_of<Op>::value;
-        const std::function<void(const MatrixFreeType &,
-                                 VectorType &,
-                                 const VectorType &,
-                                 const std::pair<unsigned int, unsigned int> &)>
-            cell_operation =
-                [&op](const MatrixFreeType                        &data,
-                      VectorType                                  &out,
-                      const VectorType                            &in,
-                      const std::pair<unsigned int, unsigned int> &range)
-        {
-          CPUEvaluation phi(data);
-          for (unsigned int cell = range.first; cell < range.second; ++cell)
-          {
-            phi.reinit(cell);
-            phi.gather_evaluate(in, eval);
-            for (unsigned int q = 0; q < phi.n_q_points; ++q)
-              op(phi, q);
-            phi.integrate_scatter(integ, out);
-          }
-        };
-        matrix_free.cell_loop(cell_operation, dst, src, !add);
-        for (const unsigned int i : matrix_free.get_constrained_dofs())
-          if (add)
-            dst.local_element(i) += src.local_element(i);
-          else
-            dst.local_element(i) = src.local_element(i);
-      }
-    }
-
-    template <int dim,
-              int degree,
-              int n_components,
-              typename Number,
-              typename Operation,
-              MatrixFreeBackend backend,
-              int               n_q_points_1d>
-    void
-    MatrixFreeOperator<dim,
-                       degree,
-                       n_components,
-                       Number,
-                       Operation,
-                       backend,
-                       n_q_points_1d>::compute_diagonal(VectorType &diagonal)
-        const
-    {
-      if constexpr (backend == MatrixFreeBackend::gpu)
-      {
-        initialize_dof_vector(diagonal);
-        matrix_free.cell_loop(
-            QuadratureOperationDiagonalCell<dim,
-                                            degree,
-                                            n_q_points_1d,
-                                            n_components,
-                                            Number,
-                                            Operation>{operation},
-            diagonal,
-            diagonal);
-        matrix_free.set_constrained_values(Number(1), diagonal);
-      }
-      else
-      {
-        constexpr auto eval  = Operation::evaluation_flags;
-        constexpr auto integ = internal::integration_flags_of<Operation>::value;
-        const Operation op   = operation;
-        // deal.II 9.4 adds into the vector as it is.
-        initialize_dof_vector(diagonal);
-        MatrixFreeTools::compute_diagonal<dim,
-                                          degree,
-                                          n_q_points_1d,
-                                          n_components,
-                                          Number,
-                                          VectorizedArray<Number>,
-                                          VectorType>(
-            matrix_free,
-            diagonal,
-            [&op](CPUEvaluation &phi)
-            {
-              phi.evaluate(eval);
-              for (unsigned int q = 0; q < phi.n_q_points; ++q)
-                op(phi, q);
-              phi.integrate(integ);
-            });
-        for (const unsigned int i : matrix_free.get_constrained_dofs())
-          diagonal.local_element(i) = Number(1);
-      }
-    }
-
-    template <int dim,
-              int degree,
-              int n_components,
-              typename Number,
-              typename Operation,
-              MatrixFreeBackend backend,
-              int               n_q_points_1d>
-    void MatrixFreeOperator<dim,
-                            degree,
-                            n_components,
-                            Number,
-                            Operation,
-                            backend,
-                            n_q_points_1d>::
-        compute_inverse_diagonal(VectorType &inverse_diagonal) const
-    {
-      compute_diagonal(inverse_diagonal);
-      if constexpr (backend == MatrixFreeBackend::gpu)
-      {
-        Number *d = inverse_diagonal.get_values();
-        parallel_for("MatrixFreeOperator::compute_inverse_diagonal",
-                     inverse_diagonal.locally_owned_size(),
-                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
-                       d[i] = d[i] != Number() ? Number(1) / d[i] : Number(1);
-                     });
-      }
-      else
-        for (auto &d : inverse_diagonal)
-          d = d != Number() ? Number(1) / d : Number(1);
-    }
   } // namespace GPU
 } // namespace dealii
 
