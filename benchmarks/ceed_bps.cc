@@ -23,40 +23,6 @@
 
 using namespace dealii;
 
-namespace
-{
-  std::vector<unsigned int> parse_list(const std::string &text)
-  {
-    std::vector<unsigned int> values;
-    for (const std::string &item : Utilities::split_string_list(text, ','))
-      values.push_back(Utilities::string_to_int(item));
-    return values;
-  }
-
-  // Bytes per second of a copy of a vector of 1e8 doubles (summed over the
-  // ranks), read and write counted once each.
-  double copy_bandwidth(const GPU::MatrixFreeBackend backend)
-  {
-    const MPI_Comm     comm  = MPI_COMM_WORLD;
-    const unsigned int ranks = Utilities::MPI::n_mpi_processes(comm);
-    const std::size_t  n     = 100000000 / ranks;
-    double             seconds;
-    if (backend == GPU::MatrixFreeBackend::gpu)
-    {
-      GPU::Vector<double> a(n), b(n);
-      a       = 1.;
-      seconds = median_seconds(10, [&]() { b = a; });
-    }
-    else
-    {
-      LinearAlgebra::distributed::Vector<double> a(n), b(n);
-      a       = 1.;
-      seconds = median_seconds(10, [&]() { b = a; });
-    }
-    return 16. * n * ranks / seconds;
-  }
-} // namespace
-
 int
 main(int argc, char **argv)
 {
@@ -67,37 +33,13 @@ main(int argc, char **argv)
     CEED::Settings settings;
     settings.bps     = {1, 2, 3, 4, 5, 6};
     settings.degrees = CEED::compiled_degrees();
-    for (int i = 1; i < argc; ++i)
-    {
-      const std::string arg = argv[i];
-      const auto        eq  = arg.find('=');
-      const std::string key = arg.substr(0, eq);
-      const std::string value =
-          eq == std::string::npos ? std::string() : arg.substr(eq + 1);
-      if (key == "--backend")
-        settings.backend = GPU::matrix_free_backend_from_string(value);
-      else if (key == "--bps")
-        settings.bps = parse_list(value);
-      else if (key == "--degrees")
-        settings.degrees = parse_list(value);
-      else if (key == "--min-dofs")
-        settings.min_dofs = std::stod(value);
-      else if (key == "--max-dofs")
-        settings.max_dofs = std::stod(value);
-      else if (key == "--iterations")
-        settings.iterations = Utilities::string_to_int(value);
-      else if (key != "--device")
-        AssertThrow(false, ExcMessage("unknown argument " + arg));
-    }
+    CEED::parse_arguments(
+        argc, argv, settings, {{"--bps", [&](const std::string &value) {
+                                  settings.bps = CEED::parse_list(value);
+                                }}});
     for (const unsigned int bp : settings.bps)
       AssertThrow(bp >= 1 && bp <= 6,
                   ExcMessage("BPs are 1 to 6, not " + std::to_string(bp)));
-    for (const unsigned int k : settings.degrees)
-      AssertThrow(CEED::is_compiled(k),
-                  ExcMessage("degree " + std::to_string(k) +
-                             " is not compiled (CMake's "
-                             "DEAL_II_GPU_CEED_BPS_DEGREES)"));
-    settings.bandwidth = copy_bandwidth(settings.backend);
     const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
     std::ofstream csv;
     if (root)

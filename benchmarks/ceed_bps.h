@@ -3,15 +3,23 @@
 // k + 2 points (BP1-BP4) or Gauss-Lobatto with k + 1 (BP5, BP6), on the box
 // [0, 1]^3 (MappingQ1), CG with the operator's diagonal as preconditioner.
 // One run per backend: deal.II's CPU MatrixFree (one MPI rank a core) or
-// GPU::MatrixFree; see ceed_bps.cc.
+// GPU::MatrixFree; see ceed_bps.cc. benchmarks/cpu_vs_gpu runs the other
+// provided operations through the same code.
 #ifndef dealii_gpu_benchmarks_ceed_bps_h
 #define dealii_gpu_benchmarks_ceed_bps_h
 
+#include <dealii-gpu/lac/vector.h>
 #include <dealii-gpu/operators/matrix_free_backend.h>
 
 #include <deal.II/base/mpi.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/lac/la_parallel_vector.h>
 
+#include "benchmark_timing.h"
 #include <fstream>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace CEED
@@ -27,6 +35,8 @@ namespace CEED
     double                    max_dofs    = 1e8;
     unsigned int              iterations  = 50;
     unsigned int              repetitions = 3;
+    /** Operator applications only (rate DoFs / s), no CG. */
+    bool vmult_only = false;
     /** Copy bandwidth of the backend in this run (bytes/s), the ceiling. */
     double bandwidth = 0;
   };
@@ -46,6 +56,80 @@ namespace CEED
       if (is_compiled(k))
         degrees.push_back(k);
     return degrees;
+  }
+
+  inline std::vector<unsigned int> parse_list(const std::string &text)
+  {
+    std::vector<unsigned int> values;
+    for (const std::string &item : Utilities::split_string_list(text, ','))
+      values.push_back(Utilities::string_to_int(item));
+    return values;
+  }
+
+  // Bytes per second of a copy of a vector of 1e8 doubles (summed over the
+  // ranks), read and write counted once each.
+  inline double copy_bandwidth(const GPU::MatrixFreeBackend backend)
+  {
+    const MPI_Comm     comm  = MPI_COMM_WORLD;
+    const unsigned int ranks = Utilities::MPI::n_mpi_processes(comm);
+    const std::size_t  n     = 100000000 / ranks;
+    double             seconds;
+    if (backend == GPU::MatrixFreeBackend::gpu)
+    {
+      GPU::Vector<double> a(n), b(n);
+      a       = 1.;
+      seconds = median_seconds(10, [&]() { b = a; });
+    }
+    else
+    {
+      LinearAlgebra::distributed::Vector<double> a(n), b(n);
+      a       = 1.;
+      seconds = median_seconds(10, [&]() { b = a; });
+    }
+    return 16. * n * ranks / seconds;
+  }
+
+  /**
+   * Reads the command line into @p settings: --backend, --degrees,
+   * --min-dofs, --max-dofs, --iterations, and the keys of @p other
+   * (key -> what to do with the value); --device is the device's. Then
+   * checks the degrees and measures the copy bandwidth.
+   */
+  inline void parse_arguments(
+      int       argc,
+      char    **argv,
+      Settings &settings,
+      const std::map<std::string, std::function<void(const std::string &)>>
+          &other)
+  {
+    for (int i = 1; i < argc; ++i)
+    {
+      const std::string arg = argv[i];
+      const auto        eq  = arg.find('=');
+      const std::string key = arg.substr(0, eq);
+      const std::string value =
+          eq == std::string::npos ? std::string() : arg.substr(eq + 1);
+      if (key == "--backend")
+        settings.backend = GPU::matrix_free_backend_from_string(value);
+      else if (key == "--degrees")
+        settings.degrees = parse_list(value);
+      else if (key == "--min-dofs")
+        settings.min_dofs = std::stod(value);
+      else if (key == "--max-dofs")
+        settings.max_dofs = std::stod(value);
+      else if (key == "--iterations")
+        settings.iterations = Utilities::string_to_int(value);
+      else if (other.count(key) == 1)
+        other.at(key)(value);
+      else if (key != "--device")
+        AssertThrow(false, ExcMessage("unknown argument " + arg));
+    }
+    for (const unsigned int k : settings.degrees)
+      AssertThrow(is_compiled(k),
+                  ExcMessage("degree " + std::to_string(k) +
+                             " is not compiled (CMake's "
+                             "DEAL_II_GPU_CEED_BPS_DEGREES)"));
+    settings.bandwidth = copy_bandwidth(settings.backend);
   }
 
   // Runs one BP for every degree of the settings; the BPs are compiled in

@@ -1,7 +1,9 @@
-// One CEED benchmark problem at one degree on one backend: the mesh sizes
-// from Settings::min_dofs to max_dofs, CG with the inverse diagonal for a
-// fixed number of iterations, a table line and a CSV row per size.
-// Included by the ceed_bps_<n>.cu files only.
+// One benchmark problem (a CEED BP, or an operation of cpu_vs_gpu) at one
+// degree on one backend: the mesh sizes from Settings::min_dofs to
+// max_dofs, then CG with the inverse diagonal for a fixed number of
+// iterations (rate DoFs x iterations / s) or operator applications only
+// (Settings::vmult_only: rate DoFs / s), a table line and a CSV row per
+// size. Included by the ceed_bps_<n>.cu and cpu_vs_gpu_<n>.cu files only.
 #ifndef dealii_gpu_benchmarks_ceed_bps_problem_h
 #define dealii_gpu_benchmarks_ceed_bps_problem_h
 
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <string>
 
 namespace CEED
 {
@@ -38,25 +41,29 @@ namespace CEED
     return n;
   }
 
-  // The operation, components and quadrature of BP1-BP6.
+  // The operation, components and quadrature of BP1-BP6. A problem P has
+  // name(), Operation, operation(), n_components, n_q_points_1d<k>,
+  // lobatto and dirichlet (zero boundary values, else none).
   template <unsigned int bp>
   struct Problem
   {
     static_assert(bp >= 1 && bp <= 6, "BP1-BP6");
     static constexpr bool         mass         = bp <= 2;
+    static constexpr bool         dirichlet    = !mass;
     static constexpr unsigned int n_components = bp % 2 == 1 ? 1 : 3;
     static constexpr bool         lobatto      = bp >= 5;
     using Operation =
         std::conditional_t<mass, GPU::MassOperation<>, GPU::LaplaceOperation<>>;
     template <int degree>
     static constexpr int n_q_points_1d = lobatto ? degree + 1 : degree + 2;
+    static std::string   name() { return "BP" + std::to_string(bp); }
+    static Operation     operation() { return {{1.}}; }
   };
 
-  template <unsigned int bp, int degree, GPU::MatrixFreeBackend backend>
+  template <typename P, int degree, GPU::MatrixFreeBackend backend>
   void run(const Settings &settings, std::ostream &csv)
   {
     constexpr int dim   = 3;
-    using P             = Problem<bp>;
     constexpr int n_q   = P::template n_q_points_1d<degree>;
     using Operator      = GPU::MatrixFreeOperator<dim,
                                              degree,
@@ -98,7 +105,7 @@ namespace CEED
         IndexSet relevant;
         DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
         AffineConstraints<double> constraints(relevant);
-        if (!P::mass)
+        if (P::dirichlet)
           DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
         constraints.close();
 
@@ -107,13 +114,11 @@ namespace CEED
         typename Operator::AdditionalData data;
         data.quadrature = P::lobatto ? GPU::QuadratureRule::gauss_lobatto
                                      : GPU::QuadratureRule::gauss;
-        op.reinit(MappingQ1<dim>(),
-                  dof_handler,
-                  constraints,
-                  typename P::Operation{{1.}},
-                  data);
+        op.reinit(
+            MappingQ1<dim>(), dof_handler, constraints, P::operation(), data);
         DiagonalMatrix<VectorType> jacobi;
-        op.compute_inverse_diagonal(jacobi.get_vector());
+        if (!settings.vmult_only)
+          op.compute_inverse_diagonal(jacobi.get_vector());
         GPU::Device::synchronize();
         const double setup = Utilities::MPI::max(timer.wall_time(), comm);
 
@@ -124,18 +129,23 @@ namespace CEED
         // Zero right-hand side on the boundary rows keeps them zero.
         VectorType ones(b);
         op.vmult(b, ones);
-        unsigned int iterations = 0;
-        const double solve      = median_seconds(settings.repetitions,
-                                            [&]()
-                                            {
-                                              x = 0.;
-                                              IterationNumberControl control(
-                                                  settings.iterations, 1e-300);
-                                              SolverCG<VectorType> cg(control);
-                                              cg.solve(op, x, b, jacobi);
-                                              iterations = control.last_step();
-                                            });
-        const double rate       = dofs * iterations / solve;
+        unsigned int iterations = 1;
+        double       solve      = 0;
+        if (settings.vmult_only)
+          solve = median_seconds(
+              settings.repetitions, [&]() { op.vmult(x, b); }, 10);
+        else
+          solve = median_seconds(settings.repetitions,
+                                 [&]()
+                                 {
+                                   x = 0.;
+                                   IterationNumberControl control(
+                                       settings.iterations, 1e-300);
+                                   SolverCG<VectorType> cg(control);
+                                   cg.solve(op, x, b, jacobi);
+                                   iterations = control.last_step();
+                                 });
+        const double rate = dofs * iterations / solve;
         // Ceiling: the least bytes one CG iteration moves per DoF, deal.II's
         // CG on a generic vector (preconditioner 24, r.z 16, p update 24,
         // p.Ap 16, x update 24, r update with its norm 32) and the
@@ -143,14 +153,18 @@ namespace CEED
         // operator's own data (indices, geometry) is printed beside it: how
         // much of it a kernel reads depends on the operation (mass reads
         // JxW, not the inverse Jacobians).
-        const double least_bytes = 136. + 16.;
+        // An operator application alone moves at least src and dst; its
+        // own data (indices, geometry) is printed beside it, as how much
+        // of it a kernel reads depends on the operation.
         const double operator_bytes =
             double(Utilities::MPI::sum(op.memory_consumption(), comm)) / dofs;
+        const double least_bytes = settings.vmult_only ? 16. : 136. + 16.;
         const double       ceiling = settings.bandwidth / least_bytes;
         const unsigned int ranks   = Utilities::MPI::n_mpi_processes(comm);
         if (root)
         {
-          std::cout << "BP" << bp << std::setw(3) << degree << std::setw(5)
+          std::cout << std::setw(8) << std::left << P::name() << std::right
+                    << std::setw(3) << degree << std::setw(5)
                     << GPU::to_string(backend) << std::setw(4) << ranks
                     << std::setw(11) << tria.n_global_active_cells()
                     << std::setw(12) << dof_handler.n_dofs() << std::setw(5)
@@ -160,8 +174,8 @@ namespace CEED
                     << std::setprecision(2) << 100. * rate / ceiling << " %"
                     << std::setw(9) << std::setprecision(3) << operator_bytes
                     << std::endl;
-          csv << bp << ',' << degree << ',' << GPU::to_string(backend) << ','
-              << ranks << ',' << tria.n_global_active_cells() << ','
+          csv << P::name() << ',' << degree << ',' << GPU::to_string(backend)
+              << ',' << ranks << ',' << tria.n_global_active_cells() << ','
               << dof_handler.n_dofs() << ',' << iterations << ',' << setup
               << ',' << solve << ',' << rate << ',' << least_bytes << ','
               << operator_bytes << ',' << settings.bandwidth << ',' << ceiling
@@ -172,7 +186,7 @@ namespace CEED
       {
         // Out of device memory, typically: the next degree may fit.
         if (root)
-          std::cout << "BP" << bp << " k=" << degree << ": stopped at " << dofs
+          std::cout << P::name() << " k=" << degree << ": stopped at " << dofs
                     << " DoFs: " << e.what() << std::endl;
         break;
       }
@@ -181,7 +195,7 @@ namespace CEED
 
   // run<bp, degree, backend> for the degrees of the settings, 1..8 as
   // far as compiled.
-  template <unsigned int bp, GPU::MatrixFreeBackend backend, int... k>
+  template <typename P, GPU::MatrixFreeBackend backend, int... k>
   void run_degrees(const Settings &settings,
                    std::ostream   &csv,
                    std::integer_sequence<int, k...>)
@@ -192,20 +206,26 @@ namespace CEED
           {
             if constexpr (is_compiled(k + 1))
               if (degree == k + 1)
-                run<bp, k + 1, backend>(settings, csv);
+                run<P, k + 1, backend>(settings, csv);
           }(),
           ...);
+  }
+
+  template <typename P>
+  void run_problem(const Settings &settings, std::ostream &csv)
+  {
+    if (settings.backend == GPU::MatrixFreeBackend::gpu)
+      run_degrees<P, GPU::MatrixFreeBackend::gpu>(
+          settings, csv, std::make_integer_sequence<int, 8>());
+    else
+      run_degrees<P, GPU::MatrixFreeBackend::cpu>(
+          settings, csv, std::make_integer_sequence<int, 8>());
   }
 
   template <unsigned int bp>
   void run_bp(const Settings &settings, std::ostream &csv)
   {
-    if (settings.backend == GPU::MatrixFreeBackend::gpu)
-      run_degrees<bp, GPU::MatrixFreeBackend::gpu>(
-          settings, csv, std::make_integer_sequence<int, 8>());
-    else
-      run_degrees<bp, GPU::MatrixFreeBackend::cpu>(
-          settings, csv, std::make_integer_sequence<int, 8>());
+    run_problem<Problem<bp>>(settings, csv);
   }
 } // namespace CEED
 

@@ -101,4 +101,25 @@ relative_difference(const double value, const double reference)
   return std::abs(value - reference) / std::max(std::abs(reference), 1e-300);
 }
 
+// Logs whether @p f throws an exception whose text contains @p expected.
+template <typename F>
+void
+expect_error(const std::string &what, const std::string &expected, F f)
+{
+  std::string message = "(nothing thrown)";
+  try
+  {
+    f();
+  }
+  catch (const std::exception &e)
+  {
+    message = e.what();
+  }
+  if (message.find(expected) == std::string::npos)
+    std::cout << what << ": " << message << std::endl;
+  deallog << what << ": refused, naming \"" << expected << "\": "
+          << (message.find(expected) != std::string::npos ? "yes" : "no")
+          << std::endl;
+}
+
 #endif

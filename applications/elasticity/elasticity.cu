@@ -4,14 +4,16 @@
 // The operator is GPU::MatrixFreeOperator with GPU::ElasticityOperation,
 // one definition run on deal.II's CPU MatrixFree ("cpu"), on GPU::MatrixFree
 // ("gpu", CUDA or the host backend), or on both ("both": the same problem
-// twice, then the difference of the solutions and the speedup). CG with a
-// Chebyshev-Jacobi preconditioner; the tip deflection is printed next to
-// Euler-Bernoulli beam theory, q L^4 / (8 E I).
+// twice, then the difference of the solutions and the speedup). CG with
+// a geometric multigrid V-cycle (GPU::MatrixFreeMultigrid, the same
+// operation on every level) or with Chebyshev-Jacobi; the tip deflection is
+// printed next to Euler-Bernoulli beam theory, q L^4 / (8 E I).
 //
 //   elasticity [elasticity.prm] [--device=cuda|host]
 //   mpirun -np N elasticity ...
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/operators/matrix_free_operator.h>
 #include <dealii-gpu/operators/operations.h>
 
@@ -34,28 +36,27 @@
 #include <deal.II/numerics/data_out.h>
 
 #include "../application_main.h"
+#include "../backend_comparison.h"
 #include <iomanip>
 
 using namespace dealii;
 
 namespace Elasticity
 {
-  struct Parameters
+  struct Parameters : Applications::CommonParameters
   {
     unsigned int              dim    = 3;
     unsigned int              degree = 2;
     std::vector<unsigned int> refinements;
-    /** Where GPU::MatrixFree runs (auto, cuda, host): "Device". */
-    std::string backend;
-    /** cpu, gpu or both: "Backend". */
-    std::string  run_on;
-    std::string  precision;
-    double       length           = 8;
-    double       youngs           = 1e3;
-    double       poisson_ratio    = 0.3;
-    double       load             = 1;
-    double       tolerance        = 1e-8;
-    unsigned int max_iterations   = 100000;
+    std::string               precision;
+    double                    length         = 8;
+    double                    youngs         = 1e3;
+    double                    poisson_ratio  = 0.3;
+    double                    load           = 1;
+    double                    tolerance      = 1e-8;
+    unsigned int              max_iterations = 100000;
+    /** multigrid or chebyshev. */
+    std::string  preconditioner;
     unsigned int chebyshev_degree = 4;
     double       smoothing_range  = 30;
     bool         write_vtu        = true;
@@ -74,16 +75,6 @@ namespace Elasticity
                         Patterns::List(Patterns::Integer(0, 10)),
                         "Global refinements of the beam's L x 1 (x 1) unit "
                         "cells, one solve each");
-      prm.declare_entry("Backend",
-                        "gpu",
-                        Patterns::Selection("cpu|gpu|both"),
-                        "deal.II's CPU MatrixFree, GPU::MatrixFree, or both "
-                        "(then the difference and the speedup)");
-      prm.declare_entry("Device",
-                        "auto",
-                        Patterns::Selection("auto|cuda|host"),
-                        "Where GPU::MatrixFree runs; --device=NAME on the "
-                        "command line overrides it");
       prm.declare_entry("Precision",
                         "double",
                         Patterns::Selection("double|float"),
@@ -101,10 +92,17 @@ namespace Elasticity
                         "CG stops at this residual relative to the "
                         "right-hand side");
       prm.declare_entry("Max iterations", "100000", Patterns::Integer(1));
+      prm.declare_entry("Preconditioner",
+                        "multigrid",
+                        Patterns::Selection("multigrid|chebyshev"),
+                        "The geometric multigrid V-cycle (subsection "
+                        "Multigrid) or Chebyshev-Jacobi (the Chebyshev "
+                        "entries)");
       prm.declare_entry("Chebyshev degree", "4", Patterns::Integer(1));
       prm.declare_entry("Chebyshev smoothing range", "30", Patterns::Double(1));
       prm.declare_entry("Write VTU", "true", Patterns::Bool());
       prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
+      declare_common(prm, "gpu");
     }
 
     void parse(ParameterHandler &prm)
@@ -114,15 +112,15 @@ namespace Elasticity
       refinements.clear();
       for (const auto &s : Utilities::split_string_list(prm.get("Refinements")))
         refinements.push_back(Utilities::string_to_int(s));
-      run_on           = prm.get("Backend");
-      backend          = prm.get("Device");
-      precision        = prm.get("Precision");
-      length           = prm.get_double("Length");
-      youngs           = prm.get_double("Young's modulus");
-      poisson_ratio    = prm.get_double("Poisson's ratio");
-      load             = prm.get_double("Load");
-      tolerance        = prm.get_double("Solver tolerance");
-      max_iterations   = prm.get_integer("Max iterations");
+      precision      = prm.get("Precision");
+      length         = prm.get_double("Length");
+      youngs         = prm.get_double("Young's modulus");
+      poisson_ratio  = prm.get_double("Poisson's ratio");
+      load           = prm.get_double("Load");
+      tolerance      = prm.get_double("Solver tolerance");
+      max_iterations = prm.get_integer("Max iterations");
+      preconditioner = prm.get("Preconditioner");
+      parse_common(prm);
       chebyshev_degree = prm.get_integer("Chebyshev degree");
       smoothing_range  = prm.get_double("Chebyshev smoothing range");
       write_vtu        = prm.get_bool("Write VTU");
@@ -130,26 +128,19 @@ namespace Elasticity
     }
   };
 
-  // What one backend's solve gives.
-  struct Solution
-  {
-    LinearAlgebra::distributed::Vector<double> u;
-    double                                     setup      = 0;
-    double                                     solve      = 0;
-    unsigned int                               iterations = 0;
-  };
+  using Applications::Result;
 
   // Solve on one backend: the operator, the load vector (the mass operator
   // without constraints applied to the interpolated gravity, which is exact
-  // for a constant load), CG with Chebyshev-Jacobi.
+  // for a constant load), CG with the multigrid V-cycle or Chebyshev-Jacobi.
   template <int dim,
             int degree,
             typename Number,
             GPU::MatrixFreeBackend backend>
-  Solution solve(const Parameters                &param,
-                 const DoFHandler<dim>           &dof_handler,
-                 const AffineConstraints<double> &constraints,
-                 ConditionalOStream              &pcout)
+  Result solve(const Parameters                &param,
+               const DoFHandler<dim>           &dof_handler,
+               const AffineConstraints<double> &constraints,
+               ConditionalOStream              &pcout)
   {
     using Operation =
         GPU::ElasticityOperation<GPU::Constant<Number>, GPU::Constant<Number>>;
@@ -168,7 +159,8 @@ namespace Elasticity
     const double mu     = E / (2 * (1 + nu)),
                  lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
 
-    Solution       result;
+    Result result;
+    result.name = GPU::to_string(backend);
     Timer          timer;
     MappingQ1<dim> mapping;
     Operator       op;
@@ -213,40 +205,40 @@ namespace Elasticity
 
     using Chebyshev =
         PreconditionChebyshev<Operator, VectorType, DiagonalMatrix<VectorType>>;
-    typename Chebyshev::AdditionalData data;
-    data.preconditioner = std::make_shared<DiagonalMatrix<VectorType>>();
-    op.compute_inverse_diagonal(data.preconditioner->get_vector());
-    data.degree              = param.chebyshev_degree;
-    data.smoothing_range     = param.smoothing_range;
-    data.eig_cg_n_iterations = 20;
-    Chebyshev preconditioner;
-    preconditioner.initialize(op, data);
+    Chebyshev                                                      chebyshev;
+    GPU::MatrixFreeMultigrid<dim, degree, dim, Operation, backend> multigrid;
+    if (param.preconditioner == "multigrid")
+      multigrid.initialize(
+          mapping, dof_handler, {0}, op.get_operation(), param.multigrid);
+    else
+    {
+      typename Chebyshev::AdditionalData data;
+      data.preconditioner = std::make_shared<DiagonalMatrix<VectorType>>();
+      op.compute_inverse_diagonal(data.preconditioner->get_vector());
+      data.degree              = param.chebyshev_degree;
+      data.smoothing_range     = param.smoothing_range;
+      data.eig_cg_n_iterations = 20;
+      chebyshev.initialize(op, data);
+    }
     GPU::Device::synchronize();
     result.setup = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
 
     timer.restart();
     SolverControl control(param.max_iterations, param.tolerance * b.l2_norm());
     SolverCG<VectorType> cg(control);
-    cg.solve(op, u, b, preconditioner);
+    if (param.preconditioner == "multigrid")
+      cg.solve(op, u, b, multigrid);
+    else
+      cg.solve(op, u, b, chebyshev);
     GPU::Device::synchronize();
     result.solve      = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
     result.iterations = control.last_step();
     pcout << "  " << GPU::to_string(backend) << ": " << result.iterations
           << " CG iterations, " << result.solve << " s" << std::endl;
 
-    HostVector host(op.get_matrix_free().get_vector_partitioner());
-    if constexpr (backend == GPU::MatrixFreeBackend::gpu)
-      u.copy_locally_owned_data_to(host);
-    else
-      host.copy_locally_owned_data_from(u);
     IndexSet relevant;
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-    result.u.reinit(dof_handler.locally_owned_dofs(),
-                    relevant,
-                    dof_handler.get_communicator());
-    for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
-      result.u.local_element(i) = host.local_element(i);
-    result.u.update_ghost_values();
+    Applications::copy_solution(u, dof_handler, relevant, result.u);
     return result;
   }
 
@@ -262,15 +254,23 @@ namespace Elasticity
         param.load * std::pow(param.length, 4) / (8 * E / 12.);
     pcout << "elasticity: cantilever " << param.length << " x 1"
           << (dim == 3 ? " x 1" : "") << ", " << dim << "D, Q" << degree << "^"
-          << dim << ", " << param.precision << ", backend " << param.run_on
-          << " (" << GPU::Device::description()
+          << dim << ", " << param.precision << ", CG with "
+          << (param.preconditioner == "multigrid"
+                  ? "a multigrid V-cycle (" + param.multigrid.description() +
+                        ")"
+                  : std::string("Chebyshev-Jacobi"))
+          << ", backend " << param.run_on << " (" << GPU::Device::description()
           << "), beam theory tip deflection " << beam_theory << std::endl;
     TableHandler table;
     for (const unsigned int refinements : param.refinements)
     {
       Timer                                     timer;
-      parallel::distributed::Triangulation<dim> tria(comm);
-      std::vector<unsigned int>                 repetitions(dim, 1);
+      parallel::distributed::Triangulation<dim> tria(
+          comm,
+          Triangulation<dim>::limit_level_difference_at_vertices,
+          parallel::distributed::Triangulation<
+              dim>::construct_multigrid_hierarchy);
+      std::vector<unsigned int> repetitions(dim, 1);
       repetitions[0] = static_cast<unsigned int>(param.length);
       Point<dim> corner;
       corner[0] = param.length;
@@ -281,6 +281,8 @@ namespace Elasticity
       tria.refine_global(refinements);
       DoFHandler<dim> dof_handler(tria);
       dof_handler.distribute_dofs(FESystem<dim>(FE_Q<dim>(degree), dim));
+      if (param.preconditioner == "multigrid")
+        dof_handler.distribute_mg_dofs();
       IndexSet relevant;
       DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
       AffineConstraints<double> constraints(relevant);
@@ -293,59 +295,48 @@ namespace Elasticity
             << dof_handler.n_dofs() << " DoFs, deal.II set-up " << setup_dealii
             << " s" << std::endl;
 
-      std::vector<std::pair<std::string, Solution>> solutions;
+      std::vector<Result> solutions;
       if (param.run_on != "gpu")
-        solutions.emplace_back(
-            "cpu",
+        solutions.push_back(
             solve<dim, degree, Number, GPU::MatrixFreeBackend::cpu>(
                 param, dof_handler, constraints, pcout));
       if (param.run_on != "cpu")
-        solutions.emplace_back(
-            "gpu",
+        solutions.push_back(
             solve<dim, degree, Number, GPU::MatrixFreeBackend::gpu>(
                 param, dof_handler, constraints, pcout));
 
       // Tip deflection: the largest displacement along e_dim.
-      const Solution &last = solutions.back().second;
-      double          tip  = 0;
+      const Result &last = solutions.back();
+      double        tip  = 0;
       for (unsigned int i = 0; i < last.u.locally_owned_size(); ++i)
         tip = std::max(tip, std::abs(last.u.local_element(i)));
       tip = Utilities::MPI::max(tip, comm);
-      for (const auto &[name, s] : solutions)
+      for (const Result &s : solutions)
       {
         table.add_value("refinement", refinements);
         table.add_value("cells", tria.n_global_active_cells());
         table.add_value("DoFs", dof_handler.n_dofs());
-        table.add_value("backend", name);
-        table.add_value("deal.II setup [s]", setup_dealii);
-        table.add_value("setup [s]", s.setup);
+        table.add_value("backend", s.name);
         table.add_value("CG its", s.iterations);
-        table.add_value("solve [s]", s.solve);
-        table.add_value("DoFs*its/s",
-                        dof_handler.n_dofs() * double(s.iterations) / s.solve);
+        if (param.print_timings)
+        {
+          table.add_value("deal.II setup [s]", setup_dealii);
+          table.add_value("setup [s]", s.setup);
+          table.add_value("solve [s]", s.solve);
+          table.add_value("DoFs*its/s",
+                          dof_handler.n_dofs() * double(s.iterations) /
+                              s.solve);
+        }
         table.add_value("max|u|", tip);
       }
+      // Both solves reach the same residual with the same operator: far
+      // more than the solver tolerance apart means the backends differ.
       if (solutions.size() == 2)
-      {
-        LinearAlgebra::distributed::Vector<double> difference(
-            solutions[1].second.u);
-        difference -= solutions[0].second.u;
-        const double relative =
-            difference.l2_norm() / solutions[0].second.u.l2_norm();
-        // Both solves reach the same residual with the same operator: far
-        // more than the solver tolerance apart means the backends differ.
-        const double bound = std::is_same_v<Number, double> ? 1e-6 : 1e-3;
-        AssertThrow(relative <= bound,
-                    ExcMessage("the CPU and GPU solutions differ by " +
-                               std::to_string(relative) + " (more than " +
-                               std::to_string(bound) + ")"));
-        pcout << "  both: |u_gpu - u_cpu| / |u_cpu| = " << relative
-              << ", GPU speedup: solve "
-              << solutions[0].second.solve / solutions[1].second.solve
-              << "x, set-up "
-              << solutions[0].second.setup / solutions[1].second.setup << "x"
-              << std::endl;
-      }
+        Applications::compare_backends(solutions[0],
+                                       solutions[1],
+                                       std::is_same_v<Number, double> ? 1e-6
+                                                                      : 1e-3,
+                                       pcout);
       pcout << "  max |u| " << tip << " (beam theory " << beam_theory << ")"
             << std::endl;
       if (param.write_vtu && refinements == param.refinements.back())
@@ -366,10 +357,13 @@ namespace Elasticity
         pcout << "  wrote " << name << std::endl;
       }
     }
-    table.set_precision("deal.II setup [s]", 3);
-    table.set_precision("setup [s]", 3);
-    table.set_precision("solve [s]", 3);
-    table.set_scientific("DoFs*its/s", true);
+    if (param.print_timings)
+    {
+      table.set_precision("deal.II setup [s]", 3);
+      table.set_precision("setup [s]", 3);
+      table.set_precision("solve [s]", 3);
+      table.set_scientific("DoFs*its/s", true);
+    }
     table.set_precision("max|u|", 5);
     pcout << std::endl;
     if (Utilities::MPI::this_mpi_process(comm) == 0)

@@ -1,8 +1,13 @@
 // step-37 on the GPU: -div(a(x) grad u) = 1 with u = 0 on the boundary and
 // a(x) = 1 / (0.05 + 2 |x|^2), on the ball (MappingQ(k)) or the cube
 // (-1, 1)^dim, refined adaptively with Kelly's error estimator and solved
-// in every cycle by CG preconditioned with GPU::MultigridPreconditioner (a
-// float V-cycle with local smoothing on the mesh's multigrid hierarchy).
+// in every cycle by CG preconditioned with a geometric multigrid V-cycle
+// (float, local smoothing on the mesh's multigrid hierarchy). The physics
+// is one quadrature-point operation, GPU::LaplaceOperation with a(x)
+// evaluated at the points, run by GPU::MatrixFreeOperator and
+// GPU::MatrixFreeMultigrid on deal.II's CPU MatrixFree ("cpu"), on
+// GPU::MatrixFree ("gpu", CUDA or the host backend), or on both ("both":
+// the same solve twice, then the difference and the speedup).
 // Prints a table per cycle: cells, DoFs, levels, iterations, setup and
 // solve times (on the ball also the error of max u = u(0) against the
 // exact solution); writes VTU of the last cycle.
@@ -11,10 +16,9 @@
 //   mpirun -np N poisson ...
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/lac/vector.h>
-#include <dealii-gpu/matrix_free/fe_evaluation.h>
-#include <dealii-gpu/multigrid/multigrid_preconditioner.h>
-#include <dealii-gpu/operators/laplace_operator.h>
-#include <dealii-gpu/operators/source_cell.h>
+#include <dealii-gpu/multigrid/matrix_free_multigrid.h>
+#include <dealii-gpu/operators/matrix_free_operator.h>
+#include <dealii-gpu/operators/operations.h>
 
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/parameter_handler.h>
@@ -36,27 +40,26 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include "../application_main.h"
+#include "../backend_comparison.h"
 #include <iomanip>
 
 using namespace dealii;
 
 namespace PoissonApplication
 {
-  struct Parameters
+  struct Parameters : Applications::CommonParameters
   {
-    unsigned int       dim    = 3;
-    unsigned int       degree = 2;
-    std::string        geometry;
-    unsigned int       initial_refinements = 2;
-    unsigned int       cycles              = 6;
-    double             refine_fraction     = 0.3;
-    double             max_dofs            = 1e8;
-    GPU::MultigridData multigrid;
-    double             tolerance = 1e-8;
-    std::string        backend;
-    bool               write_vtu    = true;
-    double             vtu_max_dofs = 3e6;
-    std::string        output_directory;
+    unsigned int dim    = 3;
+    unsigned int degree = 2;
+    std::string  geometry;
+    unsigned int initial_refinements = 2;
+    unsigned int cycles              = 6;
+    double       refine_fraction     = 0.3;
+    double       max_dofs            = 1e8;
+    double       tolerance           = 1e-8;
+    bool         write_vtu           = true;
+    double       vtu_max_dofs        = 3e6;
+    std::string  output_directory;
 
     void declare(ParameterHandler &prm)
     {
@@ -89,16 +92,10 @@ namespace PoissonApplication
           "1e-8",
           Patterns::Double(0),
           "CG stops at this residual relative to the right-hand side");
-      prm.declare_entry("Backend",
-                        "auto",
-                        Patterns::Selection("auto|cuda|host"),
-                        "--device=NAME on the command line overrides it");
       prm.declare_entry("Write VTU", "true", Patterns::Bool());
       prm.declare_entry("VTU up to DoFs", "3e6", Patterns::Double(0));
       prm.declare_entry("Output directory", ".", Patterns::DirectoryName());
-      prm.enter_subsection("Multigrid");
-      GPU::MultigridData::declare_parameters(prm);
-      prm.leave_subsection();
+      declare_common(prm, "gpu");
     }
 
     void parse(ParameterHandler &prm)
@@ -111,21 +108,30 @@ namespace PoissonApplication
       refine_fraction     = prm.get_double("Refine fraction");
       max_dofs            = prm.get_double("Max DoFs");
       tolerance           = prm.get_double("Solver tolerance");
-      backend             = prm.get("Backend");
       write_vtu           = prm.get_bool("Write VTU");
       vtu_max_dofs        = prm.get_double("VTU up to DoFs");
       output_directory    = prm.get("Output directory");
-      prm.enter_subsection("Multigrid");
-      multigrid.parse_parameters(prm);
-      prm.leave_subsection();
+      parse_common(prm);
     }
   };
 
-  template <int dim>
-  double coefficient(const Point<dim> &p)
+  // a(x) at a quadrature point: deal.II's Point<dim, VectorizedArray> on
+  // the CPU, a Tensor<1, dim> on the GPU, in the operator's precision.
+  struct Coefficient
   {
-    return 1. / (0.05 + 2. * p.norm_square());
-  }
+    DEAL_II_GPU_PORTABLE_TEMPLATE
+    template <typename Point>
+    DEAL_II_GPU_HOST_DEVICE auto operator()(const Point &x) const
+    {
+      const auto r2 = GPU::squared_norm(x);
+      using T       = std::decay_t<decltype(r2)>;
+      return T(1.) / (T(0.05) + T(2.) * r2);
+    }
+  };
+
+  using Operation = GPU::LaplaceOperation<Coefficient>;
+
+  using Applications::Result;
 
   // On the ball the solution is radial, u' = -r (0.05 + 2 r^2) / dim, with
   // its maximum at the origin.
@@ -155,8 +161,8 @@ namespace PoissonApplication
     {
       pcout << "poisson: -div(a(x) grad u) = 1 on the " << param.geometry
             << ", " << dim << "D, Q" << degree << ", CG with a multigrid "
-            << "V-cycle (" << param.multigrid.description() << "), on "
-            << GPU::Device::description() << ", "
+            << "V-cycle (" << param.multigrid.description() << "), backend "
+            << param.run_on << " (" << GPU::Device::description() << "), "
             << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)"
             << std::endl;
       // Steps of our set-up that take half a second or more print a line.
@@ -180,11 +186,14 @@ namespace PoissonApplication
               << " cells, " << tria.n_global_levels() << " levels" << std::endl;
         setup_and_solve(cycle, mesh_time);
       }
-      table.set_precision("mesh [s]", 2);
-      table.set_precision("deal.II setup [s]", 2);
-      table.set_precision("GPU setup [s]", 2);
-      table.set_precision("solve [s]", 3);
-      table.set_scientific("solve DoFs/s", true);
+      if (param.print_timings)
+      {
+        table.set_precision("mesh [s]", 2);
+        table.set_precision("deal.II setup [s]", 2);
+        table.set_precision("setup [s]", 2);
+        table.set_precision("solve [s]", 3);
+        table.set_scientific("solve DoFs/s", true);
+      }
       table.set_scientific("max u", true);
       table.set_precision("max u", 6);
       table.set_scientific("error of max u", true);
@@ -225,9 +234,7 @@ namespace PoissonApplication
     {
       Timer timer;
       dof_handler.distribute_dofs(fe);
-      // p-coarsening builds its own FE_Q(1) level DoFs.
-      if (!param.multigrid.p_coarsening || degree == 1)
-        dof_handler.distribute_mg_dofs();
+      dof_handler.distribute_mg_dofs();
       IndexSet relevant;
       DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
       AffineConstraints<double> constraints(relevant);
@@ -236,23 +243,72 @@ namespace PoissonApplication
           mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
       constraints.close();
       const double dealii_time = Utilities::MPI::max(timer.wall_time(), comm);
-      pcout << "  " << dof_handler.n_dofs()
-            << " DoFs; device operator and multigrid ..." << std::endl;
+      pcout << "  " << dof_handler.n_dofs() << " DoFs" << std::endl;
 
-      timer.restart();
-      GPU::LaplaceOperator<dim, degree, double> system;
-      system.reinit(mapping, dof_handler, constraints, &coefficient<dim>);
-      GPU::MultigridPreconditioner<dim, degree> multigrid;
+      std::vector<Result> results;
+      if (param.run_on != "gpu")
+        results.push_back(
+            solve<GPU::MatrixFreeBackend::cpu>(constraints, relevant));
+      if (param.run_on != "cpu")
+        results.push_back(
+            solve<GPU::MatrixFreeBackend::gpu>(constraints, relevant));
+      solution = results.back().u;
+      if (results.size() == 2)
+        Applications::compare_backends(results[0], results[1], 1e-6, pcout);
+
+      const double max_u = solution.linfty_norm();
+      for (const Result &result : results)
+      {
+        table.add_value("cycle", cycle);
+        table.add_value("cells", tria.n_global_active_cells());
+        table.add_value("DoFs", dof_handler.n_dofs());
+        table.add_value("levels", tria.n_global_levels());
+        table.add_value("backend", result.name);
+        table.add_value("CG iterations", result.iterations);
+        if (param.print_timings)
+        {
+          table.add_value("mesh [s]", mesh_time);
+          table.add_value("deal.II setup [s]", dealii_time);
+          table.add_value("setup [s]", result.setup);
+          table.add_value("solve [s]", result.solve);
+          table.add_value("solve DoFs/s", dof_handler.n_dofs() / result.solve);
+        }
+        table.add_value("max u", max_u);
+        if (param.geometry == "ball")
+          table.add_value("error of max u",
+                          std::abs(max_u - exact_maximum<dim>()));
+      }
+
+      if (param.write_vtu && cycle + 1 == param.cycles &&
+          dof_handler.n_dofs() <= param.vtu_max_dofs)
+        write_vtu(cycle);
+    }
+
+    // The operator, the multigrid and CG on one backend: the same
+    // operation on deal.II's MatrixFree or on GPU::MatrixFree.
+    template <GPU::MatrixFreeBackend backend>
+    Result solve(const AffineConstraints<double> &constraints,
+                 const IndexSet                  &relevant) const
+    {
+      const std::string name = GPU::to_string(backend);
+      pcout << "  " << name << ": operator and multigrid ..." << std::endl;
+      Result result;
+      result.name = name;
+      Timer timer;
+      GPU::MatrixFreeOperator<dim, degree, 1, double, Operation, backend>
+          system;
+      system.reinit(mapping, dof_handler, constraints, Operation());
+      GPU::MatrixFreeMultigrid<dim, degree, 1, Operation, backend> multigrid;
       multigrid.initialize(
-          mapping, dof_handler, {0}, &coefficient<dim>, param.multigrid);
-      GPU::Vector<double> u, f;
+          mapping, dof_handler, {0}, Operation(), param.multigrid);
+      using VectorType = typename decltype(system)::VectorType;
+      VectorType u, f;
       system.initialize_dof_vector(u);
       system.initialize_dof_vector(f);
-      system.get_matrix_free().cell_loop(GPU::SourceCell<dim, degree>(), f, f);
-      system.get_matrix_free().set_constrained_values(0., f);
+      system.apply_operation(GPU::SourceOperation<>{{1.}}, f, u);
       GPU::Device::synchronize();
-      const double gpu_time = Utilities::MPI::max(timer.wall_time(), comm);
-      pcout << "  GPU setup " << gpu_time << " s: operator (";
+      result.setup = Utilities::MPI::max(timer.wall_time(), comm);
+      pcout << "  " << name << " setup " << result.setup << " s: operator (";
       if (Utilities::MPI::this_mpi_process(comm) == 0)
         system.get_setup_timer().print(std::cout);
       pcout << "), multigrid (";
@@ -260,39 +316,22 @@ namespace PoissonApplication
         multigrid.get_setup_timer().print(std::cout);
       pcout << ")" << std::endl;
 
-      pcout << "  solving ..." << std::endl;
       SolverControl control(200, param.tolerance * f.l2_norm());
       control.log_result(false);
-      SolverCG<GPU::Vector<double>> cg(control);
+      SolverCG<VectorType> cg(control);
       MPI_Barrier(comm);
       timer.restart();
       cg.solve(system, u, f, multigrid);
       GPU::Device::synchronize();
-      const double solve_time = Utilities::MPI::max(timer.wall_time(), comm);
+      result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
+      result.iterations = control.last_step();
+      pcout << "  " << name << ": " << result.iterations << " CG iterations, "
+            << result.solve << " s" << std::endl;
 
-      solution.reinit(dof_handler.locally_owned_dofs(), relevant, comm);
-      u.copy_locally_owned_data_to(solution);
-      constraints.distribute(solution);
-      solution.update_ghost_values();
-
-      table.add_value("cycle", cycle);
-      table.add_value("cells", tria.n_global_active_cells());
-      table.add_value("DoFs", dof_handler.n_dofs());
-      table.add_value("levels", tria.n_global_levels());
-      table.add_value("CG iterations", control.last_step());
-      table.add_value("mesh [s]", mesh_time);
-      table.add_value("deal.II setup [s]", dealii_time);
-      table.add_value("GPU setup [s]", gpu_time);
-      table.add_value("solve [s]", solve_time);
-      table.add_value("solve DoFs/s", dof_handler.n_dofs() / solve_time);
-      table.add_value("max u", u.linfty_norm());
-      if (param.geometry == "ball")
-        table.add_value("error of max u",
-                        std::abs(u.linfty_norm() - exact_maximum<dim>()));
-
-      if (param.write_vtu && cycle + 1 == param.cycles &&
-          dof_handler.n_dofs() <= param.vtu_max_dofs)
-        write_vtu(cycle);
+      Applications::copy_solution(u, dof_handler, relevant, result.u);
+      constraints.distribute(result.u);
+      result.u.update_ghost_values();
+      return result;
     }
 
     void write_vtu(const unsigned int cycle) const

@@ -17,6 +17,8 @@ mkdir -p "$stage/bin" "$stage/lib" "$stage/expected"
 targets=""
 for out in tests/*/*.output; do
   area=$(basename "$(dirname "$out")")
+  # The applications' tables are run by run_tests.sh from their .prm.
+  [ "$area" = applications ] && continue
   file=$(basename "$out")
   name=${file%%.*}
   n=$(echo "$file" | sed -n 's/.*mpirun=\([0-9]*\).*/\1/p')
@@ -26,7 +28,7 @@ done
 targets=$(echo $targets | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # Every degree of the CEED benchmark (CI's build compiles one).
 cmake -DDEAL_II_GPU_CEED_BPS_DEGREES="1;2;3;4;5;6;7;8" "$build" > /dev/null
-cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve multigrid_solve_cpu ceed_bps helmholtz poisson q2_kernel_designs
+cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve multigrid_solve_cpu ceed_bps helmholtz poisson elasticity q2_kernel_designs
 for t in $targets; do
   area=${t%%.*}; rest=${t#*.}; name=${rest%.release}
   mkdir -p "$stage/bin/$area" "$stage/expected/$area"
@@ -38,6 +40,8 @@ cp -P "$build"/lib/libdealii-gpu.so* "$stage/lib/"
 cp "$(command -v numdiff)" "$stage/bin/"
 cp /usr/share/deal.ii/scripts/normalize.pl "$stage/"
 cp benchmarks/*.prm applications/*/*.prm "$stage/"
+mkdir -p "$stage/expected/applications"
+cp tests/applications/*.prm tests/applications/*.output "$stage/expected/applications/"
 tar -C "$stage" -cJf "$root/.gpu/app.tar.xz" .
 echo "app.tar.xz: $(du -h "$root/.gpu/app.tar.xz" | cut -f1)"
 

@@ -21,7 +21,10 @@
 # automatic geometry), multigrid-large (the largest Q2 problems),
 # poisson (applications/poisson, the README's main job),
 # setup (the set-up split of multigrid_solve and helmholtz), ceed ceed-cpu
-# (the CEED benchmark problems BP1-BP6 on the GPU and on 16 CPU ranks).
+# (the CEED benchmark problems BP1-BP6 on the GPU and on 16 CPU ranks),
+# cpu-vs-gpu cpu-vs-gpu-cpu (each provided operation, Q1-Q8, on the GPU and
+# on 16 CPU ranks; OPERATIONS picks some), time-to-solution
+# time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -153,6 +156,39 @@ for step in "$@"; do
       $run --bps=$bps > "$out/$name.txt" 2>&1
       echo "$step BP $bps: rc=$? $(grep -c '^BP' "$out/$name.txt") rows"
       for f in ceed_bps_*.csv; do mv "$f" "$out/${name}.csv"; done ;;
+    cpu-vs-gpu|cpu-vs-gpu-cpu)
+      # Operator applications of each provided operation, degrees 1-8: on
+      # the GPU at 2e6 to 8e6 DoFs, on 16 CPU ranks at 1e6 to 4e6 (their
+      # rate no longer depends on the size there);
+      # benchmarks/join_cpu_vs_gpu.py joins the two CSVs.
+      ops=${OPERATIONS:-laplace,mass,helmholtz,conv-diff,elasticity}
+      if [ $step = cpu-vs-gpu ]; then
+        run="$app/bin/cpu_vs_gpu --backend=gpu --device=cuda --min-dofs=2e6 --max-dofs=8e6"
+      else
+        run="mpirun -np 16 --bind-to core $app/bin/cpu_vs_gpu --backend=cpu --device=host --min-dofs=1e6 --max-dofs=4e6"
+      fi
+      name=${step//-/_}_${ops//,/_}
+      $run --operations=$ops > "$out/$name.txt" 2>&1
+      echo "$step $ops: rc=$? $(grep -c 'e+' "$out/$name.txt") rows"
+      for f in cpu_vs_gpu_*.csv; do mv "$f" "$out/${name}.csv"; done ;;
+    time-to-solution|time-to-solution-cpu)
+      # Set-up and solve of poisson (Q2 ball, 6 refinements, 1.5e7 DoFs, one
+      # cycle) and elasticity (Q2, 5 refinements, 6.5e6 DoFs), multigrid, on
+      # the GPU or on deal.II's MatrixFree with 16 CPU ranks.
+      if [ $step = time-to-solution ]; then
+        backend=gpu; launch=""; device=cuda
+      else
+        backend=cpu; launch="mpirun -np 16 --bind-to core"; device=host
+      fi
+      sed -e 's/^set Initial refinements .*/set Initial refinements = 6/' \
+          -e 's/^set Cycles .*/set Cycles = 1/' -e "s/^set Backend .*/set Backend = $backend/" \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/poisson.prm" > p.prm
+      $launch "$app/bin/poisson" p.prm --device=$device > "$out/time_to_solution_poisson_$backend.txt" 2>&1
+      echo "$step poisson: rc=$?"
+      sed -e 's/^set Refinements .*/set Refinements = 5/' -e "s/^set Backend .*/set Backend = $backend/" \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/elasticity.prm" > e.prm
+      $launch "$app/bin/elasticity" e.prm --device=$device > "$out/time_to_solution_elasticity_$backend.txt" 2>&1
+      echo "$step elasticity: rc=$?" ;;
     multigrid-large)
       # The largest Q2 problems: the uniform ball refined 7 times (1.2e8
       # DoFs, one rank), and refined once more inside |x| < 0.62 (3.2e8

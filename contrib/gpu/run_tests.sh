@@ -54,6 +54,27 @@ while read -r test n expected; do
   rm -rf "$dir"
 done < "$app/manifest"
 
+# The applications' small runs: the table (lines starting with '|') must
+# match tests/applications/<name>.output, as in CI's ctest.
+for prm in "$app"/expected/applications/*.prm; do
+  name=$(basename "$prm" .prm)
+  dir=$(mktemp -d)
+  start=$(date +%s.%N)
+  (cd "$dir" && "$app/bin/$name" "$prm" < /dev/null > stdout 2>&1); rc=$?
+  t=$(awk "BEGIN {print $(date +%s.%N) - $start}")
+  grep '^|' "$dir/stdout" > "$dir/table"
+  result=FAILED
+  if [ $rc = 0 ] && "$app/bin/numdiff" -q -a 1e-10 -r 1e-5 -s ' \t\n|' \
+       "$app/expected/applications/$name.output" "$dir/table" > "$dir/diff" 2>&1; then
+    result=passed; passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+  cat "$dir/stdout" "$dir/diff" > "$logs/applications_$name.log" 2>/dev/null
+  table="$table$(printf '%-40s %-7s %6.1fs' "applications/$name" "$result" "$t")\n"
+  rm -rf "$dir"
+done
+
 for run in "1" "3"; do
   if [ "$run" = 1 ]; then
     "$app/bin/unit_tests" < /dev/null > "$logs/unit_serial.log" 2>&1; rc=$?

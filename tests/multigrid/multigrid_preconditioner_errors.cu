@@ -9,25 +9,6 @@
 #include "../poisson_problem.h"
 #include "../tests.h"
 
-// Whether @p f throws an exception whose text contains @p expected.
-template <typename F>
-void
-expect_error(const std::string &what, const std::string &expected, F f)
-{
-  std::string message = "(nothing thrown)";
-  try
-  {
-    f();
-  }
-  catch (const std::exception &e)
-  {
-    message = e.what();
-  }
-  deallog << what << ": refused, naming \"" << expected << "\": "
-          << (message.find(expected) != std::string::npos ? "yes" : "no")
-          << std::endl;
-}
-
 int
 main(int argc, char **argv)
 {

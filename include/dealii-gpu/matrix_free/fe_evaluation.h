@@ -192,7 +192,9 @@ namespace dealii
       static constexpr bool may_run_serially =
           internal::thread_per_cell_compiled<dim>(n_components, n_q_points_1d);
 
-      using value_type = std::conditional_t<n_components == 1,
+      /** The scalar type (deal.II's FEEvaluation::number_type). */
+      using number_type = Number;
+      using value_type  = std::conditional_t<n_components == 1,
                                             Number,
                                             Tensor<1, n_components, Number>>;
       using gradient_type =

@@ -8,11 +8,13 @@
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/lac/vector.h>
 
+#include <deal.II/base/memory_consumption.h>
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/smartpointer.h>
 #include <deal.II/base/subscriptor.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
+#include <type_traits>
 #include <vector>
 
 namespace dealii
@@ -38,6 +40,82 @@ namespace dealii
       void fill_entries(const Array<unsigned int> &indices,
                         const Number               value,
                         Number                    *values);
+
+      template <typename VectorType>
+      struct is_device_vector : std::false_type
+      {
+      };
+      template <typename Number>
+      struct is_device_vector<Vector<Number>> : std::true_type
+      {
+      };
+
+      // The refinement-edge entries of level vectors: device kernels for
+      // GPU::Vector, a host loop for deal.II's vectors (CPU backend).
+      template <typename VectorType>
+      class EdgeEntries
+      {
+      public:
+        using Number                    = typename VectorType::value_type;
+        static constexpr bool on_device = is_device_vector<VectorType>::value;
+        template <typename T>
+        using Storage = std::conditional_t<on_device, Array<T>, std::vector<T>>;
+
+        void reinit(const std::vector<unsigned int> &local)
+        {
+          if constexpr (on_device)
+            indices.copy_from(local);
+          else
+            indices = local;
+          saved.resize(local.size());
+          buffer.resize(local.size());
+        }
+
+        std::size_t size() const { return indices.size(); }
+
+        // to = vector's edge entries (to: saved or buffer).
+        void gather(const VectorType &vector, Storage<Number> &to) const
+        {
+          if constexpr (on_device)
+            gather_entries(indices, vector.get_values(), to.data());
+          else
+            for (std::size_t i = 0; i < indices.size(); ++i)
+              to[i] = vector.local_element(indices[i]);
+        }
+
+        void scatter(const Storage<Number> &from, VectorType &vector) const
+        {
+          if constexpr (on_device)
+            scatter_entries(indices, from.data(), vector.get_values());
+          else
+            for (std::size_t i = 0; i < indices.size(); ++i)
+              vector.local_element(indices[i]) = from[i];
+        }
+
+        void fill(const Number value, VectorType &vector) const
+        {
+          if constexpr (on_device)
+            fill_entries(indices, value, vector.get_values());
+          else
+            for (const unsigned int i : indices)
+              vector.local_element(i) = value;
+        }
+
+        std::size_t memory_consumption() const
+        {
+          if constexpr (on_device)
+            return indices.memory_consumption() + saved.memory_consumption() +
+                   buffer.memory_consumption();
+          else
+            return MemoryConsumption::memory_consumption(indices) +
+                   MemoryConsumption::memory_consumption(saved) +
+                   MemoryConsumption::memory_consumption(buffer);
+        }
+
+        Storage<unsigned int>   indices;
+        mutable Storage<Number> saved;
+        mutable Storage<Number> buffer;
+      };
     } // namespace internal
 
     /**
@@ -51,7 +129,9 @@ namespace dealii
      * interface matrix that MGInterfaceOperator hands to Multigrid.
      *
      * vmult() zeroes the edge entries of src for the operator and restores
-     * them afterwards, so src must not be shared with another thread.
+     * them afterwards, so src must not be shared with another thread. The
+     * vectors are GPU::Vector (kernels) or deal.II's distributed vectors
+     * (CPU backend of MatrixFreeOperator; a host loop).
      */
     template <typename OperatorType>
     class MGLevelOperator : public Subscriptor
@@ -70,17 +150,16 @@ namespace dealii
         VectorType vector;
         op.initialize_dof_vector(vector);
         const auto &partitioner = *vector.get_partitioner();
-        IndexSet edge = mg_constrained_dofs.get_refinement_edge_indices(level);
-        edge.set_size(partitioner.size());
-        edge = edge & partitioner.locally_owned_range();
+        IndexSet    edge_set =
+            mg_constrained_dofs.get_refinement_edge_indices(level);
+        edge_set.set_size(partitioner.size());
+        edge_set = edge_set & partitioner.locally_owned_range();
         std::vector<unsigned int> local;
-        local.reserve(edge.n_elements());
-        for (const auto i : edge)
+        local.reserve(edge_set.n_elements());
+        for (const auto i : edge_set)
           if (!mg_constrained_dofs.is_boundary_index(level, i))
             local.push_back(partitioner.global_to_local(i));
-        edge_indices.copy_from(local);
-        saved_values.resize(local.size());
-        edge_values.resize(local.size());
+        edge.reinit(local);
         n_global_edge_dofs = Utilities::MPI::sum<types::global_dof_index>(
             local.size(), partitioner.get_mpi_communicator());
       }
@@ -104,8 +183,7 @@ namespace dealii
         EdgeZeroed zeroed(*this, src);
         get_operator().vmult(dst, src);
         zeroed.restore();
-        internal::scatter_entries(
-            edge_indices, saved_values.data(), dst.get_values());
+        this->edge.scatter(this->edge.saved, dst);
       }
 
       void Tvmult(VectorType &dst, const VectorType &src) const
@@ -127,8 +205,7 @@ namespace dealii
       void compute_inverse_diagonal(VectorType &inverse_diagonal) const
       {
         get_operator().compute_inverse_diagonal(inverse_diagonal);
-        internal::fill_entries(
-            edge_indices, value_type(1), inverse_diagonal.get_values());
+        edge.fill(value_type(1), inverse_diagonal);
       }
 
       /**
@@ -147,11 +224,9 @@ namespace dealii
           EdgeZeroed zeroed(*this, src);
           get_operator().vmult(dst, src);
         }
-        internal::gather_entries(
-            edge_indices, dst.get_values(), edge_values.data());
+        edge.gather(dst, edge.buffer);
         dst = value_type();
-        internal::scatter_entries(
-            edge_indices, edge_values.data(), dst.get_values());
+        edge.scatter(edge.buffer, dst);
       }
 
       /**
@@ -170,12 +245,10 @@ namespace dealii
           initialize_dof_vector(edge_only);
         else
           edge_only = value_type();
-        internal::gather_entries(
-            edge_indices, src.get_values(), edge_values.data());
-        internal::scatter_entries(
-            edge_indices, edge_values.data(), edge_only.get_values());
+        edge.gather(src, edge.buffer);
+        edge.scatter(edge.buffer, edge_only);
         get_operator().vmult(dst, edge_only);
-        internal::fill_entries(edge_indices, value_type(), dst.get_values());
+        edge.fill(value_type(), dst);
       }
 
       size_type m() const { return get_operator().m(); }
@@ -197,10 +270,7 @@ namespace dealii
       /** Device bytes of the edge lists and buffers (not the operator). */
       std::size_t memory_consumption() const
       {
-        return edge_indices.memory_consumption() +
-               saved_values.memory_consumption() +
-               edge_values.memory_consumption() +
-               edge_only.memory_consumption() +
+        return edge.memory_consumption() + edge_only.memory_consumption() +
                product_buffer.memory_consumption();
       }
 
@@ -214,10 +284,8 @@ namespace dealii
             : op(op), src(const_cast<VectorType &>(src)),
               had_ghosts(src.has_ghost_elements())
         {
-          internal::gather_entries(
-              op.edge_indices, this->src.get_values(), op.saved_values.data());
-          internal::fill_entries(
-              op.edge_indices, value_type(), this->src.get_values());
+          op.edge.gather(this->src, op.edge.saved);
+          op.edge.fill(value_type(), this->src);
           if (had_ghosts)
             this->src.update_ghost_values();
         }
@@ -227,8 +295,7 @@ namespace dealii
           if (restored)
             return;
           restored = true;
-          internal::scatter_entries(
-              op.edge_indices, op.saved_values.data(), src.get_values());
+          op.edge.scatter(op.edge.saved, src);
           if (had_ghosts)
             src.update_ghost_values();
         }
@@ -257,12 +324,10 @@ namespace dealii
       SmartPointer<const OperatorType> operator_ptr;
       // Local indices of the locally owned edge DoFs that are not
       // Dirichlet DoFs (those are identity rows of the operator already).
-      Array<unsigned int>       edge_indices;
-      mutable Array<value_type> saved_values;
-      mutable Array<value_type> edge_values;
-      mutable VectorType        edge_only;
-      mutable VectorType        product_buffer;
-      types::global_dof_index   n_global_edge_dofs = 0;
+      internal::EdgeEntries<VectorType> edge;
+      mutable VectorType                edge_only;
+      mutable VectorType                product_buffer;
+      types::global_dof_index           n_global_edge_dofs = 0;
     };
 
     /**

@@ -1,16 +1,18 @@
 // GPU::internal::MultigridHierarchy: the levels, transfer, smoothers and
-// coarse solver of GPU::MultigridPreconditioner in one number type.
+// coarse solver of a V-cycle in one number type, for any level operator
+// (GPU::LaplaceOperator in GPU::MultigridPreconditioner,
+// GPU::MatrixFreeOperator on either backend in GPU::MatrixFreeMultigrid).
 // Include from .cu files.
 #ifndef dealii_gpu_multigrid_multigrid_hierarchy_h
 #define dealii_gpu_multigrid_multigrid_hierarchy_h
 
 #include <dealii-gpu/base/setup_timer.h>
-#include <dealii-gpu/multigrid/mg_coarse_amg.h>
 #include <dealii-gpu/multigrid/mg_level_operators.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
-#include <dealii-gpu/operators/laplace_operator.h>
 
+#include <deal.II/distributed/tria_base.h>
+#include <deal.II/dofs/dof_handler.h>
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/diagonal_matrix.h>
@@ -25,6 +27,8 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <string>
+#include <type_traits>
 
 namespace dealii
 {
@@ -32,24 +36,96 @@ namespace dealii
   {
     namespace internal
     {
-      template <int dim, int degree, typename LevelNumber>
+      /**
+       * The checks of a multigrid set-up: level DoFs (if @p
+       * needs_level_dofs), a parallel triangulation with its multigrid
+       * hierarchy, the settings of @p data in range.
+       */
+      template <int dim>
+      void check_multigrid_input(const DoFHandler<dim> &dof_handler,
+                                 const MultigridData   &data,
+                                 const bool             needs_level_dofs)
+      {
+        AssertThrow(!needs_level_dofs || dof_handler.has_level_dofs(),
+                    ExcNotSupportedByMGTransfer(
+                        "the DoFHandler has no level DoFs: call "
+                        "distribute_mg_dofs()"));
+        const auto *parallel_tria =
+            dynamic_cast<const parallel::TriangulationBase<dim> *>(
+                &dof_handler.get_triangulation());
+        AssertThrow(parallel_tria == nullptr ||
+                        parallel_tria->is_multilevel_hierarchy_constructed(),
+                    ExcNotSupportedByMGTransfer(
+                        "a parallel triangulation without its multigrid "
+                        "hierarchy: create it with "
+                        "construct_multigrid_hierarchy"));
+        AssertThrow(data.smoothing_degree >= 1 && data.coarse_reduction > 0 &&
+                        data.coarse_reduction < 1 && data.smoothing_range > 1,
+                    ExcMessage("Multigrid: coarse reduction in (0, 1), "
+                               "smoothing degree >= 1, smoothing range > 1"));
+      }
+
+      /**
+       * The V-cycle in @p Number of the two a class may hold (only the one
+       * of MultigridData::precision is built); @p owner names the class in
+       * the exception for the other.
+       */
+      template <typename Number, typename Single, typename Double>
+      const auto &hierarchy_in_precision(const std::unique_ptr<Single> &single,
+                                         const std::unique_ptr<Double> &double_,
+                                         const std::string             &owner)
+      {
+        const bool built = std::is_same_v<Number, float> ? single != nullptr
+                                                         : double_ != nullptr;
+        AssertThrow(built,
+                    ExcMessage(owner + ": no V-cycle in this precision (see "
+                                       "AdditionalData::precision)"));
+        if constexpr (std::is_same_v<Number, float>)
+          return *single;
+        else
+          return *double_;
+      }
+
+      /**
+       * @p LevelOperatorType: vmult, initialize_dof_vector,
+       * compute_inverse_diagonal, get_setup_timer and get_matrix_free()
+       * with get_vector_partitioner(); @p TransferType: build(dof_handler,
+       * partitioners) and initialize_constraints() (ours or deal.II's
+       * MGTransferMatrixFree).
+       */
+      template <int dim, typename LevelOperatorType, typename TransferType>
       class MultigridHierarchy
       {
       public:
-        using LevelVector    = Vector<LevelNumber>;
-        using LevelOperator  = LaplaceOperator<dim, degree, LevelNumber>;
-        using ScalarFunction = std::function<double(const Point<dim> &)>;
+        using LevelOperator = LevelOperatorType;
+        using LevelVector   = typename LevelOperator::VectorType;
+        using LevelNumber   = typename LevelVector::value_type;
+        using Transfer      = TransferType;
+        /** Builds the operator of a level with its level constraints. */
+        using LevelBuilder =
+            std::function<void(LevelOperator &,
+                               const AffineConstraints<double> &,
+                               const unsigned int)>;
+        /** Makes the AMG coarse solver (empty: not available). */
+        using CoarseFactory =
+            std::function<std::unique_ptr<MGCoarseGridBase<LevelVector>>()>;
 
         // Build on the level DoFs of dof_handler; mg_constrained_dofs is
         // initialized with the boundary DoFs and must outlive this.
-        void initialize(const Mapping<dim>      &mapping,
-                        const DoFHandler<dim>   &dof_handler,
+        void initialize(const DoFHandler<dim>   &dof_handler,
                         const MGConstrainedDoFs &mg_constrained_dofs,
-                        const ScalarFunction    &diffusion,
-                        const ScalarFunction    &reaction,
+                        const LevelBuilder      &build_level,
+                        const CoarseFactory     &make_amg,
                         const MultigridData     &data,
                         SetupTimer              &setup_timer)
         {
+          AssertThrow(data.coarse_solver != MultigridData::CoarseSolver::amg ||
+                          make_amg,
+                      ExcMessage("The AMG coarse solver needs an assembled "
+                                 "coarse matrix, which only "
+                                 "GPU::MultigridPreconditioner (Laplace and "
+                                 "reaction) builds: choose chebyshev or "
+                                 "cg_jacobi"));
           const unsigned int n_levels =
               dof_handler.get_triangulation().n_global_levels();
           operators.resize(0, n_levels - 1);
@@ -70,14 +146,7 @@ namespace dealii
                 mg_constrained_dofs.get_boundary_indices(level));
             level_constraints.close();
             setup_timer.stop();
-            operators[level].reinit(mapping,
-                                    dof_handler,
-                                    level_constraints,
-                                    diffusion,
-                                    reaction,
-                                    level,
-                                    false,
-                                    data.geometry);
+            build_level(operators[level], level_constraints, level);
             setup_timer.add(operators[level].get_setup_timer());
             setup_timer.start("edge operators");
             partitioners[level] =
@@ -99,12 +168,7 @@ namespace dealii
           initialize_smoothers(data);
           setup_timer.stop();
           setup_timer.start("coarse solver");
-          initialize_coarse_solver(mapping,
-                                   dof_handler,
-                                   mg_constrained_dofs,
-                                   diffusion,
-                                   reaction,
-                                   data);
+          initialize_coarse_solver(make_amg, data);
           setup_timer.stop();
 
           level_matrices.initialize(level_operators);
@@ -120,8 +184,8 @@ namespace dealii
               dof_handler, *multigrid, transfer);
         }
 
-        template <typename Number>
-        void vmult(Vector<Number> &dst, const Vector<Number> &src) const
+        template <typename VectorType>
+        void vmult(VectorType &dst, const VectorType &src) const
         {
           preconditioner->vmult(dst, src);
         }
@@ -133,10 +197,7 @@ namespace dealii
           return operators[level];
         }
 
-        const MGTransferMatrixFree<dim, LevelNumber> &get_transfer() const
-        {
-          return transfer;
-        }
+        const Transfer &get_transfer() const { return transfer; }
 
         std::size_t memory_consumption() const
         {
@@ -155,10 +216,7 @@ namespace dealii
         using Diagonal          = DiagonalMatrix<LevelVector>;
         using Smoother =
             PreconditionChebyshev<EdgeOperator, LevelVector, Diagonal>;
-        using Preconditioner =
-            PreconditionMG<dim,
-                           LevelVector,
-                           MGTransferMatrixFree<dim, LevelNumber>>;
+        using Preconditioner = PreconditionMG<dim, LevelVector, Transfer>;
 
         // Chebyshev on every level (degree 1 is a damped Jacobi step), the
         // eigenvalues estimated here rather than in the first V-cycle.
@@ -200,13 +258,8 @@ namespace dealii
           }
         }
 
-        void
-        initialize_coarse_solver(const Mapping<dim>      &mapping,
-                                 const DoFHandler<dim>   &dof_handler,
-                                 const MGConstrainedDoFs &mg_constrained_dofs,
-                                 const ScalarFunction    &diffusion,
-                                 const ScalarFunction    &reaction,
-                                 const MultigridData     &data)
+        void initialize_coarse_solver(const CoarseFactory &make_amg,
+                                      const MultigridData &data)
         {
           switch (data.coarse_solver)
           {
@@ -227,20 +280,8 @@ namespace dealii
                 *coarse_cg, level_operators[0], *coarse_diagonal);
             break;
           case MultigridData::CoarseSolver::amg:
-          {
-            auto amg = std::make_unique<MGCoarseGridAMG<dim, LevelNumber>>();
-            typename MGCoarseGridAMG<dim, LevelNumber>::AdditionalData amg_data;
-            amg_data.reduction = data.coarse_reduction;
-            amg->initialize(mapping,
-                            dof_handler,
-                            mg_constrained_dofs,
-                            diffusion,
-                            reaction,
-                            0,
-                            amg_data);
-            coarse = std::move(amg);
+            coarse = make_amg();
             break;
-          }
           }
         }
 
@@ -249,7 +290,7 @@ namespace dealii
         MGLevelObject<LevelOperator>                   operators;
         MGLevelObject<EdgeOperator>                    level_operators;
         MGLevelObject<InterfaceOperator>               interface_operators;
-        MGTransferMatrixFree<dim, LevelNumber>         transfer;
+        Transfer                                       transfer;
         mg::SmootherRelaxation<Smoother, LevelVector>  smoother;
         std::shared_ptr<Diagonal>                      coarse_diagonal;
         std::unique_ptr<ReductionControl>              coarse_control;

@@ -4,9 +4,12 @@
 #ifndef dealii_gpu_multigrid_multigrid_preconditioner_h
 #define dealii_gpu_multigrid_multigrid_preconditioner_h
 
+#include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
 #include <dealii-gpu/multigrid/multigrid_p_level.h>
+#include <dealii-gpu/operators/laplace_operator.h>
 
 #include <deal.II/distributed/tria_base.h>
 #include <deal.II/dofs/dof_tools.h>
@@ -82,19 +85,8 @@ namespace dealii
       {
         const bool p_coarsening = additional_data.p_coarsening && degree > 1;
         // p-coarsening builds its own FE_Q(1) level DoFs.
-        AssertThrow(p_coarsening || dof_handler.has_level_dofs(),
-                    ExcNotSupportedByMGTransfer(
-                        "the DoFHandler has no level DoFs: call "
-                        "distribute_mg_dofs()"));
-        const auto *parallel_tria =
-            dynamic_cast<const parallel::TriangulationBase<dim> *>(
-                &dof_handler.get_triangulation());
-        AssertThrow(parallel_tria == nullptr ||
-                        parallel_tria->is_multilevel_hierarchy_constructed(),
-                    ExcNotSupportedByMGTransfer(
-                        "a parallel triangulation without its multigrid "
-                        "hierarchy: create it with "
-                        "construct_multigrid_hierarchy"));
+        internal::check_multigrid_input(
+            dof_handler, additional_data, !p_coarsening);
         AssertThrow(dynamic_cast<const FE_Q<dim> *>(&dof_handler.get_fe()) !=
                             nullptr &&
                         dof_handler.get_fe().degree == degree,
@@ -102,13 +94,6 @@ namespace dealii
                                std::to_string(degree) + "> needs FE_Q(" +
                                std::to_string(degree) + "), not " +
                                dof_handler.get_fe().get_name()));
-        AssertThrow(additional_data.smoothing_degree >= 1 &&
-                        additional_data.coarse_reduction > 0 &&
-                        additional_data.coarse_reduction < 1 &&
-                        additional_data.smoothing_range > 1,
-                    ExcMessage("MultigridPreconditioner: smoothing degree "
-                               "must be >= 1, smoothing range > 1, coarse "
-                               "reduction in (0, 1)"));
         data = additional_data;
         single.reset();
         double_.reset();
@@ -225,7 +210,10 @@ namespace dealii
 
     private:
       template <typename LevelNumber>
-      using Hierarchy = internal::MultigridHierarchy<dim, degree, LevelNumber>;
+      using Hierarchy = internal::MultigridHierarchy<
+          dim,
+          LaplaceOperator<dim, degree, LevelNumber>,
+          MGTransferMatrixFree<dim, LevelNumber>>;
 
       template <typename LevelNumber>
       void
@@ -236,11 +224,39 @@ namespace dealii
                            const ScalarFunction                    &reaction)
       {
         hierarchy = std::make_unique<Hierarchy<LevelNumber>>();
-        hierarchy->initialize(mapping,
-                              dof_handler,
+        const auto build_level =
+            [&](LaplaceOperator<dim, degree, LevelNumber> &op,
+                const AffineConstraints<double>           &level_constraints,
+                const unsigned int                         level)
+        {
+          op.reinit(mapping,
+                    dof_handler,
+                    level_constraints,
+                    diffusion,
+                    reaction,
+                    level,
+                    false,
+                    data.geometry);
+        };
+        const auto make_amg = [&]()
+        {
+          auto amg = std::make_unique<MGCoarseGridAMG<dim, LevelNumber>>();
+          typename MGCoarseGridAMG<dim, LevelNumber>::AdditionalData amg_data;
+          amg_data.reduction = data.coarse_reduction;
+          amg->initialize(mapping,
+                          dof_handler,
+                          mg_constrained_dofs,
+                          diffusion,
+                          reaction,
+                          0,
+                          amg_data);
+          return std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>(
+              std::move(amg));
+        };
+        hierarchy->initialize(dof_handler,
                               mg_constrained_dofs,
-                              diffusion,
-                              reaction,
+                              build_level,
+                              make_amg,
                               data,
                               setup_timer);
       }
@@ -314,15 +330,8 @@ namespace dealii
       template <typename LevelNumber>
       const Hierarchy<LevelNumber> &get_hierarchy() const
       {
-        const Hierarchy<LevelNumber> *hierarchy = nullptr;
-        if constexpr (std::is_same_v<LevelNumber, float>)
-          hierarchy = single.get();
-        else
-          hierarchy = double_.get();
-        AssertThrow(hierarchy != nullptr,
-                    ExcMessage("MultigridPreconditioner: no V-cycle in this "
-                               "precision (see AdditionalData::precision)"));
-        return *hierarchy;
+        return internal::hierarchy_in_precision<LevelNumber>(
+            single, double_, "MultigridPreconditioner");
       }
 
       AdditionalData                     data;

@@ -193,6 +193,27 @@ namespace dealii
         apply(operation, dst, src, true);
       }
 
+      /**
+       * dst = the operator of @p other_operation on this operator's data
+       * (mesh, element, quadrature, constraints; constrained rows dst =
+       * src), e.g. a right-hand side with SourceOperation and src = 0. An
+       * operation that uses the quadrature points needs an Operation that
+       * uses them too (the data keep them only then).
+       */
+      template <typename OtherOperation>
+      void apply_operation(const OtherOperation &other_operation,
+                           VectorType           &dst,
+                           const VectorType     &src) const
+      {
+        AssertThrow(
+            !internal::uses_quadrature_points<OtherOperation>::value ||
+                internal::uses_quadrature_points<Operation>::value,
+            ExcMessage("apply_operation: this operation needs the "
+                       "quadrature points, which the operator's data do "
+                       "not keep (its Operation does not use them)"));
+        apply(other_operation, dst, src, false);
+      }
+
       /** dst = A^T src: vmult for a symmetric operation, else the
        *  operation's adjoint(); throws if it has neither. */
       void Tvmult(VectorType &dst, const VectorType &src) const

@@ -58,6 +58,18 @@ namespace dealii
       {
       };
 
+      // A number or tensor in the evaluator's precision (a Constant<double>
+      // in a float level operator).
+      template <typename Number, typename T>
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE auto
+      in_precision(const T &value)
+      {
+        if constexpr (std::is_arithmetic_v<T>)
+          return Number(value);
+        else
+          return Tensor<T::rank, T::dimension, Number>(value);
+      }
+
       // A^T for a tensor, a itself for a number.
       template <typename T>
       DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE T transposed(const T &a)
@@ -77,7 +89,8 @@ namespace dealii
 
     /**
      * The coefficient's value at quadrature point q of @p phi: a Constant's
-     * value, or a function of the point, called with the evaluator's
+     * value (in the evaluator's precision), or a function of the point,
+     * called with the evaluator's
      * quadrature point (deal.II's Point<dim, VectorizedArray<Number>> on the
      * CPU, Tensor<1, dim, Number> on the GPU). A user's coefficient is a
      * class with
@@ -94,7 +107,24 @@ namespace dealii
       if constexpr (internal::depends_on_point<Coefficient>::value)
         return coefficient(phi.quadrature_point(q));
       else
-        return coefficient.value;
+        return internal::in_precision<typename Evaluator::number_type>(
+            coefficient.value);
+    }
+
+    /**
+     * |x|^2 of a quadrature point of either evaluator (deal.II's
+     * Point<dim, VectorizedArray<Number>> or a Tensor<1, dim, Number>), in
+     * the point's number type: for coefficients written once.
+     */
+    DEAL_II_GPU_PORTABLE_TEMPLATE
+    template <typename Point>
+    DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE auto
+    squared_norm(const Point &x)
+    {
+      auto r2 = x[0] * x[0];
+      for (unsigned int d = 1; d < Point::dimension; ++d)
+        r2 += x[d] * x[d];
+      return r2;
     }
 
     /**
@@ -243,6 +273,33 @@ namespace dealii
           flux[d] += b[d] * u;
         phi.submit_gradient(flux, q);
         phi.submit_value(coefficient_value(reaction, phi, q) * u, q);
+      }
+    };
+
+    /**
+     * The right-hand side (f, v) of a scalar field, f a number or a
+     * function of x: apply it with MatrixFreeOperator::apply_operation() to
+     * a zero vector to get b_i = (f, phi_i), hanging nodes condensed and
+     * constrained rows zero.
+     */
+    template <typename Source = Constant<double>>
+    struct SourceOperation
+    {
+      static constexpr EvaluationFlags::EvaluationFlags evaluation_flags =
+          EvaluationFlags::nothing;
+      static constexpr EvaluationFlags::EvaluationFlags integration_flags =
+          EvaluationFlags::values;
+      static constexpr bool uses_quadrature_points =
+          internal::any_depends_on_point<Source>();
+
+      Source source;
+
+      DEAL_II_GPU_PORTABLE_TEMPLATE
+      template <typename Evaluator>
+      DEAL_II_GPU_HOST_DEVICE void operator()(Evaluator         &phi,
+                                              const unsigned int q) const
+      {
+        phi.submit_value(coefficient_value(source, phi, q), q);
       }
     };
 
