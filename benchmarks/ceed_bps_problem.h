@@ -158,9 +158,9 @@ namespace CEED
         // of it a kernel reads depends on the operation.
         const double operator_bytes =
             double(Utilities::MPI::sum(op.memory_consumption(), comm)) / dofs;
-        const double least_bytes = settings.vmult_only ? 16. : 136. + 16.;
-        const double       ceiling = settings.bandwidth / least_bytes;
-        const unsigned int ranks   = Utilities::MPI::n_mpi_processes(comm);
+        const double       least_bytes = settings.vmult_only ? 16. : 136. + 16.;
+        const double       ceiling     = settings.bandwidth / least_bytes;
+        const unsigned int ranks       = Utilities::MPI::n_mpi_processes(comm);
         if (root)
         {
           std::cout << std::setw(8) << std::left << P::name() << std::right
