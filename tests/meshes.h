@@ -8,6 +8,8 @@
 #include <deal.II/base/tensor.h>
 #include <deal.II/grid/grid_generator.h>
 
+#include <type_traits>
+
 using namespace dealii;
 
 // A(x) = 1 / (0.05 + 2 |x|^2), callable in cell kernels
@@ -22,6 +24,25 @@ struct BallCoefficient
     for (unsigned int d = 0; d < dim; ++d)
       r2 += p[d] * p[d];
     return Number(1) / (Number(0.05) + Number(2) * r2);
+  }
+};
+
+// The same coefficient for quadrature-point operations, which call it with
+// their evaluator's point type (deal.II's VectorizedArray points on the CPU,
+// Tensor<1, dim, Number> on the GPU and in element integration).
+struct BallOfX
+{
+#ifdef __CUDACC__
+#  pragma nv_exec_check_disable
+#endif
+  template <typename Point>
+  DEAL_II_GPU_HOST_DEVICE auto operator()(const Point &x) const
+  {
+    auto r2 = x[0] * x[0];
+    for (unsigned int d = 1; d < Point::dimension; ++d)
+      r2 += x[d] * x[d];
+    using T = std::remove_cv_t<decltype(r2)>;
+    return T(1.) / (T(0.05) + T(2.) * r2);
   }
 };
 

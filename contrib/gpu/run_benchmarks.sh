@@ -24,7 +24,9 @@
 # (the CEED benchmark problems BP1-BP6 on the GPU and on 16 CPU ranks),
 # cpu-vs-gpu cpu-vs-gpu-cpu (each provided operation, Q1-Q8, on the GPU and
 # on 16 CPU ranks; OPERATIONS picks some), time-to-solution
-# time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs).
+# time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs),
+# element-integration element-integration-cpu (element matrices, CSR
+# assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -239,6 +241,25 @@ for step in "$@"; do
         --device=cuda > "$out/setup_q2_np8.txt" 2>&1
       echo "setup Q2 8 ranks: rc=$?"
       mv multigrid_solve.csv "$out/setup_q2_np8.csv" ;;
+    element-integration|element-integration-cpu)
+      # 3D ball, MappingQ(2), one shell refinement: Laplace Q1-Q4 and
+      # elasticity Q1-Q2, each at the largest size whose matrix stays
+      # under 2^31 entries on one rank (CONFIGS="form:k:r,r ..." overrides).
+      if [ $step = element-integration ]; then
+        run="$app/bin/element_integration --backend=gpu --device=cuda"
+      else
+        run="mpirun -np 16 --bind-to core $app/bin/element_integration --backend=cpu --device=host"
+      fi
+      name=${step//-/_}
+      configs=${CONFIGS:-"laplace:1:6 laplace:2:5 laplace:3:4 laplace:4:4 elasticity:1:5 elasticity:2:4"}
+      for c in $configs; do
+        set -- ${c//:/ }
+        $run --forms=$1 --degrees=$2 --refinements=$3 --csv=$name.csv >> "$out/$name.txt" 2>&1
+        echo "$step $c: rc=$?"
+        [ -f $name.csv ] || continue
+        [ -f "$out/$name.csv" ] || head -1 $name.csv > "$out/$name.csv"
+        tail -n +2 $name.csv >> "$out/$name.csv"; rm $name.csv
+      done ;;
     poisson)
       sed -e 's/^set Initial refinements .*/set Initial refinements = 3/' \
           -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm

@@ -25,21 +25,6 @@
 #include "../meshes.h"
 #include "../tests.h"
 
-// 1 / (0.05 + 2 |x|^2): a coefficient of x on both backends.
-struct BallOfX
-{
-  DEAL_II_GPU_PORTABLE_TEMPLATE
-  template <typename Point>
-  DEAL_II_GPU_HOST_DEVICE auto operator()(const Point &x) const
-  {
-    auto r2 = x[0] * x[0];
-    for (unsigned int d = 1; d < Point::dimension; ++d)
-      r2 += x[d] * x[d];
-    using T = std::remove_cv_t<decltype(r2)>;
-    return T(1.) / (T(0.05) + T(2.) * r2);
-  }
-};
-
 // A symmetric positive definite tensor of x.
 struct TensorOfX
 {

@@ -1,0 +1,548 @@
+#include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/matrix_free/mapping_info.h>
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_simplex_p.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/fe_wedge_p.h>
+#include <deal.II/fe/mapping_fe.h>
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
+#include <deal.II/lac/sparsity_tools.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace
+    {
+      // The element of the mapping, whose support points the host maps and
+      // whose shape functions the kernel differentiates: exact for
+      // MappingQ(p) (a polynomial of FE_Q(p)) and MappingFE(fe) alike.
+      template <int dim>
+      std::unique_ptr<FiniteElement<dim>>
+      geometry_element(const Mapping<dim> &mapping, const ReferenceCell &cell)
+      {
+        if (cell.is_hyper_cube())
+        {
+          const unsigned int p = internal::polynomial_mapping_degree(mapping);
+          AssertThrow(p != numbers::invalid_unsigned_int,
+                      ExcMessage("ElementIntegrator: on quadrilaterals and "
+                                 "hexahedra the mapping must be MappingQ (or "
+                                 "derived from it) or MappingCartesian."));
+          return std::make_unique<FE_Q<dim>>(p);
+        }
+        const auto *mapping_fe = dynamic_cast<const MappingFE<dim> *>(&mapping);
+        AssertThrow(mapping_fe != nullptr,
+                    ExcMessage("ElementIntegrator: on " + cell.to_string() +
+                               " cells the mapping must be MappingFE."));
+        const unsigned int p = mapping_fe->get_degree();
+        if (cell.is_simplex())
+          return std::make_unique<FE_SimplexP<dim>>(p);
+        AssertThrow(cell == ReferenceCells::Wedge,
+                    ExcMessage("ElementIntegrator: " + cell.to_string() +
+                               " cells are not supported."));
+        return std::make_unique<FE_WedgeP<dim>>(p);
+      }
+
+      // Cells per batch: element matrices of at most this many bytes.
+      constexpr std::size_t batch_bytes = std::size_t(256) << 20;
+      // Team scratch for the chunk of quadrature points.
+      constexpr std::size_t chunk_bytes = 40 << 10;
+      constexpr std::size_t cell_grain  = 256;
+
+      // dst[pos[k]] += src[k] (outside the class: nvcc's extended lambdas).
+      template <typename Number>
+      void add_at_positions(const std::size_t   n,
+                            const unsigned int *pos,
+                            const Number       *src,
+                            Number             *dst)
+      {
+        parallel_for("ElementIntegrator (rows from other ranks)",
+                     n,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+                     { atomic_add(&dst[pos[k]], src[k]); });
+      }
+    } // namespace
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::reinit(
+        const Mapping<dim>    &mapping_in,
+        const DoFHandler<dim> &dof_handler_in,
+        const Quadrature<dim> &quadrature,
+        const AdditionalData  &additional_data)
+    {
+      const DoFHandler<dim> &dof_handler = dof_handler_in;
+      timer.clear();
+      timer.start("element data");
+      const FiniteElement<dim> &fe = dof_handler.get_fe();
+      AssertThrow(
+          dof_handler.get_fe_collection().size() == 1,
+          ExcMessage("ElementIntegrator: hp::FECollection with " +
+                     std::to_string(dof_handler.get_fe_collection().size()) +
+                     " elements is not supported."));
+      AssertThrow(
+          fe.n_components() == n_components,
+          ExcMessage("ElementIntegrator<dim, " + std::to_string(n_components) +
+                     ">: the element " + fe.get_name() + " has " +
+                     std::to_string(fe.n_components()) + " components."));
+      AssertThrow(fe.is_primitive(),
+                  ExcMessage("ElementIntegrator: the element " + fe.get_name() +
+                             " is not primitive (every shape function must be "
+                             "nonzero in one component only)."));
+      AssertThrow(quadrature.size() > 0,
+                  ExcMessage("ElementIntegrator: empty quadrature."));
+      mapping           = &mapping_in;
+      this->dof_handler = &dof_handler_in;
+      cells.clear();
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+        {
+          AssertThrow(cell->reference_cell() == fe.reference_cell(),
+                      ExcMessage("ElementIntegrator: a " +
+                                 cell->reference_cell().to_string() +
+                                 " cell on a mesh of " +
+                                 fe.reference_cell().to_string() +
+                                 " cells (mixed meshes are not supported)."));
+          cells.push_back(cell);
+        }
+      communicator = dof_handler.get_triangulation().get_communicator();
+      n_dofs       = fe.n_dofs_per_cell();
+      n_q          = quadrature.size();
+
+      std::vector<Number> values(std::size_t(n_q) * n_dofs),
+          gradients(values.size() * dim);
+      std::vector<unsigned char> components(n_dofs);
+      for (unsigned int i = 0; i < n_dofs; ++i)
+        components[i] = fe.system_to_component_index(i).first;
+      for (unsigned int q = 0; q < n_q; ++q)
+        for (unsigned int i = 0; i < n_dofs; ++i)
+        {
+          values[q * n_dofs + i]    = fe.shape_value(i, quadrature.point(q));
+          const Tensor<1, dim> grad = fe.shape_grad(i, quadrature.point(q));
+          for (unsigned int d = 0; d < dim; ++d)
+            gradients[(q * n_dofs + i) * dim + d] = grad[d];
+        }
+      shape_values.copy_from(values);
+      shape_gradients.copy_from(gradients);
+      shape_components.copy_from(components);
+
+      const auto geometry = geometry_element(mapping_in, fe.reference_cell());
+      geometry_support_points = geometry->get_unit_support_points();
+      n_geometry              = geometry_support_points.size();
+      std::vector<double> g_values(std::size_t(n_q) * n_geometry),
+          g_gradients(g_values.size() * dim), w(n_q);
+      for (unsigned int q = 0; q < n_q; ++q)
+      {
+        w[q] = quadrature.weight(q);
+        for (unsigned int k = 0; k < n_geometry; ++k)
+        {
+          g_values[q * n_geometry + k] =
+              geometry->shape_value(k, quadrature.point(q));
+          const Tensor<1, dim> grad =
+              geometry->shape_grad(k, quadrature.point(q));
+          for (unsigned int d = 0; d < dim; ++d)
+            g_gradients[(q * n_geometry + k) * dim + d] = grad[d];
+        }
+      }
+      geometry_values.copy_from(g_values);
+      geometry_gradients.copy_from(g_gradients);
+      weights.copy_from(w);
+      choose_launch(additional_data);
+      matrix_initialized = false;
+
+      // Every cell's support points on the device, where they fit.
+      const std::size_t geometry_bytes =
+          std::size_t(n_cells()) * n_geometry * dim * sizeof(double);
+      const std::size_t budget = Device::backend() == Backend::cuda
+                                     ? Device::memory_info().first / 8
+                                     : std::size_t(2) << 30;
+      geometry_cached          = false;
+      support_points.clear();
+      if (additional_data.keep_geometry && geometry_bytes <= budget)
+      {
+        support_points.resize(std::size_t(n_cells()) * n_geometry * dim);
+        for (unsigned int first = 0; first < n_cells();
+             first += cells_per_batch)
+        {
+          const unsigned int n = std::min(cells_per_batch, n_cells() - first);
+          compute_support_points(first,
+                                 n,
+                                 support_points.data() +
+                                     std::size_t(first) * n_geometry * dim);
+          timer.progress(first + n, n_cells());
+        }
+        geometry_cached = true;
+      }
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    const double *
+    ElementIntegrator<dim, n_components, Number>::batch_support_points(
+        const unsigned int first, const unsigned int n) const
+    {
+      if (geometry_cached)
+        return support_points.data() + std::size_t(first) * n_geometry * dim;
+      if (support_points.size() < std::size_t(n) * n_geometry * dim)
+        support_points.resize(std::size_t(cells_per_batch) * n_geometry * dim);
+      compute_support_points(first, n, support_points.data());
+      return support_points.data();
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::choose_launch(
+        const AdditionalData &data)
+    {
+      // The scratch size does not depend on the operation.
+      using Kernel =
+          internal::ElementMatrixKernel<dim, n_components, Number, int>;
+      const std::size_t per_point = Kernel::scratch_bytes(n_dofs, 1);
+      chunk                       = data.points_per_chunk > 0
+                                        ? data.points_per_chunk
+                                        : static_cast<unsigned int>(
+                        std::max<std::size_t>(1, chunk_bytes / per_point));
+      chunk                       = std::min(chunk, n_q);
+      AssertThrow(
+          Kernel::scratch_bytes(n_dofs, chunk) <= 200 * 1024,
+          ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
+                     " points a chunk need " +
+                     std::to_string(Kernel::scratch_bytes(n_dofs, chunk)) +
+                     " bytes of scratch memory, more than a thread "
+                     "block has."));
+      // Tiles of entries a thread sums: 1 x 1 for the smallest elements
+      // (enough threads), 2 x 2 up to 48 functions, else 4 x 4.
+      tile = n_dofs <= 16 ? 1 : (n_dofs <= 48 ? 2 : Kernel::max_tile);
+      const unsigned int n_tiles =
+          Utilities::pow((n_dofs + tile - 1) / tile, 2);
+      if (data.threads_per_cell > 0)
+        team_size = data.threads_per_cell;
+      else
+        team_size = std::clamp((n_tiles + 31) / 32 * 32, 32u, 256u);
+      AssertThrow(team_size >= 1 && team_size <= 1024,
+                  ExcMessage("ElementIntegrator: " + std::to_string(team_size) +
+                             " threads a cell."));
+      const std::size_t matrix_bytes =
+          std::size_t(n_dofs) * n_dofs * sizeof(Number);
+      cells_per_batch = data.cells_per_batch > 0
+                            ? data.cells_per_batch
+                            : static_cast<unsigned int>(std::max<std::size_t>(
+                                  1, batch_bytes / matrix_bytes));
+      cells_per_batch =
+          std::max(1u, std::min<unsigned int>(cells_per_batch, n_cells()));
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::compute_support_points(
+        const unsigned int first,
+        const unsigned int n,
+        double            *destination) const
+    {
+      timer.start("mapping support points");
+      std::vector<double>   host(std::size_t(n) * n_geometry * dim);
+      const Quadrature<dim> support_quadrature(geometry_support_points);
+      parallel_for_chunks(n,
+                          cell_grain,
+                          [&](const std::size_t begin, const std::size_t end)
+                          {
+                            FEValues<dim> fe_values(*mapping,
+                                                    cells[first]->get_fe(),
+                                                    support_quadrature,
+                                                    update_quadrature_points);
+                            for (std::size_t c = begin; c < end; ++c)
+                            {
+                              fe_values.reinit(cells[first + c]);
+                              for (unsigned int k = 0; k < n_geometry; ++k)
+                                for (unsigned int d = 0; d < dim; ++d)
+                                  host[(c * n_geometry + k) * dim + d] =
+                                      fe_values.quadrature_point(k)[d];
+                            }
+                          });
+      Memory::copy_to_backend(Device::backend(),
+                              destination,
+                              host.data(),
+                              host.size() * sizeof(double));
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::initialize_matrix(
+        const AffineConstraints<double> &constraints,
+        SparseMatrix<Number>            &matrix)
+    {
+      AssertThrow(mapping != nullptr,
+                  ExcMessage("ElementIntegrator: call reinit() first."));
+      timer.clear();
+      timer.start("sparsity pattern");
+      using size_type              = types::global_dof_index;
+      const DoFHandler<dim> &dof   = *dof_handler;
+      const IndexSet         owned = dof.locally_owned_dofs();
+      IndexSet               relevant;
+      DoFTools::extract_locally_relevant_dofs(dof, relevant);
+      DynamicSparsityPattern dsp(relevant);
+      DoFTools::make_sparsity_pattern(dof, dsp, constraints, false);
+      // Rows other ranks own that this rank's cells write: kept before the
+      // pattern is sent to their owners.
+      std::vector<size_type>              ghost_rows;
+      std::vector<std::vector<size_type>> ghost_row_columns;
+      for (const size_type row : relevant)
+        if (!owned.is_element(row) && dsp.row_length(row) > 0)
+        {
+          ghost_rows.push_back(row);
+          ghost_row_columns.emplace_back();
+          for (auto it = dsp.begin(row); it != dsp.end(row); ++it)
+            ghost_row_columns.back().push_back(it->column());
+        }
+      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
+        SparsityTools::distribute_sparsity_pattern(
+            dsp, owned, communicator, relevant);
+      matrix.reinit(owned, dsp, communicator);
+      dsp.reinit(0, 0);
+
+      timer.start("constraint data");
+      const auto &partitioner    = *matrix.get_partitioner();
+      n_owned_rows               = partitioner.locally_owned_size();
+      const unsigned int n_local = n_owned_rows + partitioner.n_ghost_indices();
+      // Keys: the matrix's local index, or one after those for DoFs no
+      // owned row couples to.
+      std::vector<size_type> extras;
+      auto                   in_layout = [&](const size_type g) {
+        return partitioner.in_local_range(g) || partitioner.is_ghost_entry(g);
+      };
+      std::vector<types::global_dof_index> indices(n_dofs);
+      for (const auto &cell : cells)
+      {
+        cell->get_dof_indices(indices);
+        for (const size_type g : indices)
+        {
+          if (!in_layout(g))
+            extras.push_back(g);
+          if (const auto *entries = constraints.get_constraint_entries(g))
+            for (const auto &entry : *entries)
+              if (!in_layout(entry.first))
+                extras.push_back(entry.first);
+        }
+      }
+      for (const auto &columns : ghost_row_columns)
+        for (const size_type g : columns)
+          if (!in_layout(g))
+            extras.push_back(g);
+      std::sort(extras.begin(), extras.end());
+      extras.erase(std::unique(extras.begin(), extras.end()), extras.end());
+      auto key = [&](const size_type g) -> unsigned int
+      {
+        if (in_layout(g))
+          return partitioner.global_to_local(g);
+        const auto it = std::lower_bound(extras.begin(), extras.end(), g);
+        Assert(it != extras.end() && *it == g, ExcInternalError());
+        return n_local + (it - extras.begin());
+      };
+      const unsigned int n_keys = n_local + extras.size();
+
+      std::vector<unsigned int> keys(std::size_t(n_cells()) * n_dofs),
+          lines(keys.size(), numbers::invalid_unsigned_int);
+      std::map<size_type, unsigned int> line_of_dof;
+      std::vector<unsigned int>         offsets{0}, entry_keys;
+      std::vector<Number>               entry_weights;
+      for (unsigned int c = 0; c < n_cells(); ++c)
+      {
+        cells[c]->get_dof_indices(indices);
+        for (unsigned int i = 0; i < n_dofs; ++i)
+        {
+          const size_type g                 = indices[i];
+          keys[std::size_t(c) * n_dofs + i] = key(g);
+          if (!constraints.is_constrained(g))
+            continue;
+          auto [it, inserted] = line_of_dof.emplace(g, offsets.size() - 1);
+          if (inserted)
+          {
+            if (const auto *entries = constraints.get_constraint_entries(g))
+              for (const auto &entry : *entries)
+              {
+                entry_keys.push_back(key(entry.first));
+                entry_weights.push_back(static_cast<Number>(entry.second));
+              }
+            offsets.push_back(entry_keys.size());
+          }
+          lines[std::size_t(c) * n_dofs + i] = it->second;
+        }
+      }
+      cell_keys.copy_from(keys);
+      cell_lines.copy_from(lines);
+      line_offsets.copy_from(offsets);
+      line_keys.copy_from(entry_keys);
+      line_weights.copy_from(entry_weights);
+
+      // Ghost rows, ordered by owner (rank order), as CSR over keys.
+      std::vector<unsigned int> owners(ghost_rows.size(), 0);
+      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
+      {
+        IndexSet ghost_set(owned.size());
+        ghost_set.add_indices(ghost_rows.begin(), ghost_rows.end());
+        owners =
+            Utilities::MPI::compute_index_owner(owned, ghost_set, communicator);
+      }
+      std::vector<unsigned int> order(ghost_rows.size());
+      for (unsigned int g = 0; g < order.size(); ++g)
+        order[g] = g;
+      std::stable_sort(order.begin(),
+                       order.end(),
+                       [&](const unsigned int a, const unsigned int b)
+                       { return owners[a] < owners[b]; });
+      std::vector<unsigned int> row_of_key(n_keys - n_owned_rows,
+                                           numbers::invalid_unsigned_int),
+          g_offsets{0}, g_columns;
+      std::map<unsigned int, std::vector<size_type>> requests;
+      export_ranges.clear();
+      for (unsigned int g = 0; g < order.size(); ++g)
+      {
+        const unsigned int h   = order[g];
+        const unsigned int row = key(ghost_rows[h]);
+        AssertThrow(row >= n_owned_rows, ExcInternalError());
+        row_of_key[row - n_owned_rows] = g;
+        std::vector<std::pair<unsigned int, size_type>> sorted;
+        for (const size_type column : ghost_row_columns[h])
+          sorted.emplace_back(key(column), column);
+        std::sort(sorted.begin(), sorted.end());
+        auto &request = requests[owners[h]];
+        if (export_ranges.empty() || export_ranges.back().first != owners[h])
+          export_ranges.push_back(
+              {owners[h], {g_columns.size(), g_columns.size()}});
+        for (const auto &[k, column] : sorted)
+        {
+          g_columns.push_back(k);
+          request.push_back(ghost_rows[h]);
+          request.push_back(column);
+        }
+        export_ranges.back().second.second = g_columns.size();
+        g_offsets.push_back(g_columns.size());
+      }
+      ghost_row_of_key.copy_from(row_of_key);
+      ghost_offsets.copy_from(g_offsets);
+      ghost_columns.copy_from(g_columns);
+      ghost_values.resize(g_columns.size());
+      missing_entries.resize(1);
+
+      // The owners find where each (row, column) they receive goes.
+      import_sources.clear();
+      import_counts.clear();
+      std::vector<unsigned int> positions;
+      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
+      {
+        const auto received =
+            Utilities::MPI::some_to_some(communicator, requests);
+        std::vector<unsigned int> row_offsets, columns;
+        {
+          std::vector<unsigned int> tmp(n_owned_rows + 1);
+          Memory::copy_to_host(Device::backend(),
+                               tmp.data(),
+                               matrix.row_offsets(),
+                               tmp.size() * sizeof(unsigned int));
+          row_offsets.swap(tmp);
+          columns.resize(row_offsets.back());
+          Memory::copy_to_host(Device::backend(),
+                               columns.data(),
+                               matrix.column_indices(),
+                               columns.size() * sizeof(unsigned int));
+        }
+        for (const auto &[source, pairs] : received)
+        {
+          import_sources.push_back(source);
+          import_counts.push_back(pairs.size() / 2);
+          for (std::size_t p = 0; p < pairs.size(); p += 2)
+          {
+            AssertThrow(partitioner.in_local_range(pairs[p]) &&
+                            in_layout(pairs[p + 1]),
+                        ExcInternalError());
+            const unsigned int r = partitioner.global_to_local(pairs[p]);
+            const unsigned int c = partitioner.global_to_local(pairs[p + 1]);
+            const unsigned int k = internal::find_sorted(
+                columns.data(), row_offsets[r], row_offsets[r + 1], c);
+            AssertThrow(k < row_offsets[r + 1] && columns[k] == c,
+                        ExcMessage("ElementIntegrator: an entry another rank "
+                                   "adds is not in the sparsity pattern."));
+            positions.push_back(k);
+          }
+        }
+      }
+      import_positions.copy_from(positions);
+      matrix_initialized = true;
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::send_ghost_rows(
+        SparseMatrix<Number> &matrix) const
+    {
+      std::vector<unsigned int> missing(1);
+      missing_entries.copy_to(missing);
+      AssertThrow(missing[0] == 0,
+                  ExcMessage("ElementIntegrator::assemble: " +
+                             std::to_string(missing[0]) +
+                             " entries fell outside the sparsity pattern; "
+                             "were the constraints changed after "
+                             "initialize_matrix()?"));
+      if (Utilities::MPI::n_mpi_processes(communicator) == 1)
+        return;
+      timer.start("ghost rows");
+      std::vector<Number> values;
+      ghost_values.copy_to(values);
+      std::map<unsigned int, std::vector<Number>> outgoing;
+      for (const auto &[rank, range] : export_ranges)
+        outgoing[rank].assign(values.begin() + range.first,
+                              values.begin() + range.second);
+      const auto incoming =
+          Utilities::MPI::some_to_some(communicator, outgoing);
+      std::vector<Number> received;
+      for (unsigned int s = 0; s < import_sources.size(); ++s)
+      {
+        const auto it = incoming.find(import_sources[s]);
+        AssertThrow(it != incoming.end() &&
+                        it->second.size() == import_counts[s],
+                    ExcInternalError());
+        received.insert(received.end(), it->second.begin(), it->second.end());
+      }
+      Array<Number> device_received;
+      device_received.copy_from(received);
+      add_at_positions(received.size(),
+                       import_positions.data(),
+                       device_received.data(),
+                       matrix.values());
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    std::size_t
+    ElementIntegrator<dim, n_components, Number>::memory_consumption() const
+    {
+      return shape_values.memory_consumption() +
+             shape_gradients.memory_consumption() +
+             shape_components.memory_consumption() +
+             geometry_values.memory_consumption() +
+             geometry_gradients.memory_consumption() +
+             weights.memory_consumption() +
+             support_points.memory_consumption() +
+             cell_keys.memory_consumption() + cell_lines.memory_consumption() +
+             line_offsets.memory_consumption() +
+             line_keys.memory_consumption() +
+             line_weights.memory_consumption() +
+             ghost_row_of_key.memory_consumption() +
+             ghost_offsets.memory_consumption() +
+             ghost_columns.memory_consumption() +
+             ghost_values.memory_consumption() +
+             import_positions.memory_consumption();
+    }
+
+    template class ElementIntegrator<2, 1, double>;
+    template class ElementIntegrator<2, 2, double>;
+    template class ElementIntegrator<3, 1, double>;
+    template class ElementIntegrator<3, 3, double>;
+    template class ElementIntegrator<2, 1, float>;
+    template class ElementIntegrator<3, 1, float>;
+  } // namespace GPU
+} // namespace dealii

@@ -1,0 +1,339 @@
+// GPU::ElementIntegrator's element matrices against deal.II's FEValues with
+// the bilinear form written out independently, cell by cell: Laplace with a
+// coefficient of x, Helmholtz with a tensor coefficient, convection-
+// diffusion-reaction (non-symmetric), mass on FE_DGQ, linear elasticity on
+// FESystem(FE_Q, dim), on curved meshes (MappingQ(2) on the ball), on
+// triangles and tetrahedra (FE_SimplexP, MappingFE), double and float; and
+// the unsupported cases as clear exceptions.
+#include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/operators/operations.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_dgq.h>
+#include <deal.II/fe/fe_nothing.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_simplex_p.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_fe.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/grid_tools.h>
+#include <deal.II/grid/tria.h>
+
+#include "../meshes.h"
+#include "../tests.h"
+
+// A non-symmetric tensor of x, positive definite in its symmetric part.
+struct TensorOfX
+{
+  DEAL_II_GPU_PORTABLE_TEMPLATE
+  template <typename Point>
+  DEAL_II_GPU_HOST_DEVICE auto operator()(const Point &x) const
+  {
+    constexpr int dim = Point::dimension;
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(x[0])>>;
+    Tensor<2, dim, T> a;
+    for (unsigned int d = 0; d < dim; ++d)
+    {
+      a[d][d] = T(1.) + x[d] * x[d];
+      if (d + 1 < dim)
+      {
+        a[d][d + 1] = T(0.3);
+        a[d + 1][d] = T(-0.2);
+      }
+    }
+    return a;
+  }
+};
+
+template <int dim>
+double
+ball(const Point<dim> &x)
+{
+  return 1. / (0.05 + 2. * x.norm_square());
+}
+
+template <int dim>
+Tensor<2, dim>
+tensor(const Point<dim> &x)
+{
+  Tensor<2, dim> a;
+  for (unsigned int d = 0; d < dim; ++d)
+  {
+    a[d][d] = 1. + x[d] * x[d];
+    if (d + 1 < dim)
+    {
+      a[d][d + 1] = 0.3;
+      a[d + 1][d] = -0.2;
+    }
+  }
+  return a;
+}
+
+// The reference: form(fe_values, q, i, j) summed over the points.
+template <int dim,
+          int n_comp,
+          typename Number,
+          typename Operation,
+          typename Form>
+void
+check(const std::string     &name,
+      const Mapping<dim>    &mapping,
+      const DoFHandler<dim> &dof,
+      const Quadrature<dim> &quadrature,
+      const Operation       &operation,
+      const Form            &form,
+      const double           tolerance,
+      const bool             keep_geometry = true)
+{
+  GPU::ElementIntegrator<dim, n_comp, Number> integrator;
+  typename GPU::ElementIntegrator<dim, n_comp, Number>::AdditionalData data;
+  data.cells_per_batch = 7; // several batches
+  data.keep_geometry   = keep_geometry;
+  integrator.reinit(mapping, dof, quadrature, data);
+  const unsigned int  n = integrator.dofs_per_cell();
+  FEValues<dim>       fe_values(mapping,
+                          dof.get_fe(),
+                          quadrature,
+                          update_values | update_gradients |
+                              update_quadrature_points | update_JxW_values);
+  double              max_error = 0, max_entry = 0;
+  GPU::Array<Number>  matrices;
+  std::vector<Number> host;
+  for (unsigned int first = 0; first < integrator.n_cells();
+       first += integrator.batch_size())
+  {
+    const unsigned int count =
+        std::min(integrator.batch_size(), integrator.n_cells() - first);
+    integrator.compute_element_matrices(operation, first, count, matrices);
+    matrices.copy_to(host);
+    for (unsigned int c = 0; c < count; ++c)
+    {
+      fe_values.reinit(integrator.get_cells()[first + c]);
+      for (unsigned int i = 0; i < n; ++i)
+        for (unsigned int j = 0; j < n; ++j)
+        {
+          double reference = 0;
+          for (unsigned int q = 0; q < quadrature.size(); ++q)
+            reference += form(fe_values, q, i, j) * fe_values.JxW(q);
+          const double value = host[(std::size_t(c) * n + i) * n + j];
+          max_error          = std::max(max_error, std::abs(value - reference));
+          max_entry          = std::max(max_entry, std::abs(reference));
+        }
+    }
+  }
+  const double relative = max_error / max_entry;
+  deallog << name << ": " << integrator.n_cells() << " cells, " << n
+          << " DoFs a cell, "
+          << (relative < tolerance ? "OK" : "ERROR " + std::to_string(relative))
+          << std::endl;
+}
+
+template <int dim>
+void
+hypercube_cases()
+{
+  Triangulation<dim> tria;
+  GridGenerator::hyper_ball(tria);
+  tria.refine_global(1);
+  MappingQ<dim> mapping(2);
+  deallog.push(std::to_string(dim) + "d");
+
+  for (const unsigned int k : {1u, 3u})
+  {
+    FE_Q<dim>       fe(k);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    const QGauss<dim> quad(k + 1);
+    check<dim, 1, double>(
+        "Laplace a(x) Q" + std::to_string(k),
+        mapping,
+        dof,
+        quad,
+        GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+                 v.shape_grad(j, q);
+        },
+        1e-12);
+  }
+  {
+    FE_Q<dim>       fe(2);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    const QGauss<dim> quad(4);
+    check<dim, 1, double>(
+        "Helmholtz A(x), c = 3, Q2, Gauss 4",
+        mapping,
+        dof,
+        quad,
+        GPU::HelmholtzOperation<TensorOfX, GPU::Constant<double>>{TensorOfX{},
+                                                                  {3.}},
+        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return (tensor(v.quadrature_point(q)) * v.shape_grad(j, q)) *
+                     v.shape_grad(i, q) +
+                 3. * v.shape_value(i, q) * v.shape_value(j, q);
+        },
+        1e-12);
+    Tensor<1, dim> b;
+    for (unsigned int d = 0; d < dim; ++d)
+      b[d] = 1. + d;
+    using CD = GPU::ConvectionDiffusionOperation<TensorOfX,
+                                                 GPU::Constant<Tensor<1, dim>>,
+                                                 GPU::Constant<double>>;
+    check<dim, 1, double>(
+        "convection-diffusion-reaction Q2",
+        mapping,
+        dof,
+        quad,
+        CD{TensorOfX{}, {b}, {0.5}},
+        [b](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return (tensor(v.quadrature_point(q)) * v.shape_grad(j, q)) *
+                     v.shape_grad(i, q) +
+                 (b * v.shape_grad(j, q) + 0.5 * v.shape_value(j, q)) *
+                     v.shape_value(i, q);
+        },
+        1e-12);
+    check<dim, 1, float>(
+        "Laplace a(x) Q2 float, geometry per batch",
+        mapping,
+        dof,
+        quad,
+        GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+                 v.shape_grad(j, q);
+        },
+        1e-5,
+        false);
+  }
+  {
+    FE_DGQ<dim>     fe(2);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    check<dim, 1, double>(
+        "mass c(x) DGQ2",
+        mapping,
+        dof,
+        QGauss<dim>(3),
+        GPU::MassOperation<BallOfX>{BallOfX{}},
+        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return ball(v.quadrature_point(q)) * v.shape_value(i, q) *
+                 v.shape_value(j, q);
+        },
+        1e-12);
+  }
+  {
+    FESystem<dim>   fe(FE_Q<dim>(2), dim);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    const FEValuesExtractors::Vector u(0);
+    check<dim, dim, double>(
+        "elasticity lambda = 2, mu(x) Q2^dim",
+        mapping,
+        dof,
+        QGauss<dim>(3),
+        GPU::ElasticityOperation<GPU::Constant<double>, BallOfX>{{2.}, {}},
+        [u](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          const double mu = ball(v.quadrature_point(q));
+          return 2. * mu *
+                     scalar_product(v[u].symmetric_gradient(j, q),
+                                    v[u].symmetric_gradient(i, q)) +
+                 2. * v[u].divergence(j, q) * v[u].divergence(i, q);
+        },
+        1e-12);
+  }
+  deallog.pop();
+}
+
+template <int dim>
+void
+simplex_cases()
+{
+  Triangulation<dim> tria;
+  GridGenerator::subdivided_hyper_cube_with_simplices(tria, 2);
+  GridTools::distort_random(0.2, tria, false, 7);
+  MappingFE<dim> mapping(FE_SimplexP<dim>(1));
+  deallog.push(std::to_string(dim) + "d simplex");
+  for (const unsigned int k : {1u, 2u})
+  {
+    FE_SimplexP<dim> fe(k);
+    DoFHandler<dim>  dof(tria);
+    dof.distribute_dofs(fe);
+    check<dim, 1, double>(
+        "Helmholtz a(x), c = 2, P" + std::to_string(k),
+        mapping,
+        dof,
+        QGaussSimplex<dim>(k + 1),
+        GPU::HelmholtzOperation<BallOfX, GPU::Constant<double>>{BallOfX{},
+                                                                {2.}},
+        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+                     v.shape_grad(j, q) +
+                 2. * v.shape_value(i, q) * v.shape_value(j, q);
+        },
+        1e-12);
+  }
+  deallog.pop();
+}
+
+void
+errors()
+{
+  Triangulation<2> tria;
+  GridGenerator::hyper_cube(tria);
+  MappingQ<2> mapping(1);
+  {
+    FESystem<2>   fe(FE_Q<2>(1), 2);
+    DoFHandler<2> dof(tria);
+    dof.distribute_dofs(fe);
+    expect_error("two components, ElementIntegrator<2, 1>",
+                 "FESystem<2>[FE_Q<2>(1)^2] has 2",
+                 [&]
+                 {
+                   GPU::ElementIntegrator<2, 1> integrator;
+                   integrator.reinit(mapping, dof, QGauss<2>(2));
+                 });
+  }
+  {
+    FE_Q<2>       fe(1);
+    DoFHandler<2> dof(tria);
+    dof.distribute_dofs(fe);
+    MappingFE<2> mapping_fe(FE_Q<2>(1));
+    expect_error("MappingFE on quadrilaterals",
+                 "MappingCartesian",
+                 [&]
+                 {
+                   GPU::ElementIntegrator<2, 1> integrator;
+                   integrator.reinit(mapping_fe, dof, QGauss<2>(2));
+                 });
+    GPU::ElementIntegrator<2, 1> integrator;
+    integrator.reinit(mapping, dof, QGauss<2>(2));
+    GPU::SparseMatrix<double> matrix;
+    expect_error("assemble before initialize_matrix",
+                 "initialize_matrix",
+                 [&]
+                 { integrator.assemble(GPU::MassOperation<>{{1.}}, matrix); });
+  }
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  LogInit                          log;
+  hypercube_cases<2>();
+  hypercube_cases<3>();
+  simplex_cases<2>();
+  simplex_cases<3>();
+  errors();
+}
