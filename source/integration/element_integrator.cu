@@ -1,4 +1,5 @@
 #include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/integration/element_pattern.h>
 #include <dealii-gpu/matrix_free/mapping_info.h>
 
 #include <deal.II/base/mpi.h>
@@ -8,8 +9,6 @@
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/fe_wedge_p.h>
 #include <deal.II/fe/mapping_fe.h>
-#include <deal.II/lac/dynamic_sparsity_pattern.h>
-#include <deal.II/lac/sparsity_tools.h>
 
 #include <algorithm>
 #include <map>
@@ -277,32 +276,16 @@ namespace dealii
     {
       AssertThrow(mapping != nullptr,
                   ExcMessage("ElementIntegrator: call reinit() first."));
+      using size_type = types::global_dof_index;
       timer.clear();
       timer.start("sparsity pattern");
-      using size_type              = types::global_dof_index;
-      const DoFHandler<dim> &dof   = *dof_handler;
-      const IndexSet         owned = dof.locally_owned_dofs();
-      IndexSet               relevant;
-      DoFTools::extract_locally_relevant_dofs(dof, relevant);
-      DynamicSparsityPattern dsp(relevant);
-      DoFTools::make_sparsity_pattern(dof, dsp, constraints, false);
-      // Rows other ranks own that this rank's cells write: kept before the
-      // pattern is sent to their owners.
-      std::vector<size_type>              ghost_rows;
-      std::vector<std::vector<size_type>> ghost_row_columns;
-      for (const size_type row : relevant)
-        if (!owned.is_element(row) && dsp.row_length(row) > 0)
-        {
-          ghost_rows.push_back(row);
-          ghost_row_columns.emplace_back();
-          for (auto it = dsp.begin(row); it != dsp.end(row); ++it)
-            ghost_row_columns.back().push_back(it->column());
-        }
-      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
-        SparsityTools::distribute_sparsity_pattern(
-            dsp, owned, communicator, relevant);
-      matrix.reinit(owned, dsp, communicator);
-      dsp.reinit(0, 0);
+      const IndexSet           owned = dof_handler->locally_owned_dofs();
+      internal::ElementPattern pattern;
+      pattern.build<dim>(cells, n_dofs, constraints, owned, communicator);
+      matrix.reinit(
+          owned, pattern.owned_offsets, pattern.owned_columns, communicator);
+      std::vector<std::size_t>().swap(pattern.owned_offsets);
+      std::vector<size_type>().swap(pattern.owned_columns);
 
       timer.start("constraint data");
       const auto &partitioner    = *matrix.get_partitioner();
@@ -310,26 +293,15 @@ namespace dealii
       const unsigned int n_local = n_owned_rows + partitioner.n_ghost_indices();
       // Keys: the matrix's local index, or one after those for DoFs no
       // owned row couples to.
-      std::vector<size_type> extras;
-      auto                   in_layout = [&](const size_type g) {
+      auto in_layout = [&](const size_type g) {
         return partitioner.in_local_range(g) || partitioner.is_ghost_entry(g);
       };
-      std::vector<types::global_dof_index> indices(n_dofs);
-      for (const auto &cell : cells)
-      {
-        cell->get_dof_indices(indices);
-        for (const size_type g : indices)
-        {
-          if (!in_layout(g))
-            extras.push_back(g);
-          if (const auto *entries = constraints.get_constraint_entries(g))
-            for (const auto &entry : *entries)
-              if (!in_layout(entry.first))
-                extras.push_back(entry.first);
-        }
-      }
-      for (const auto &columns : ghost_row_columns)
-        for (const size_type g : columns)
+      std::vector<size_type> extras;
+      for (const auto *list : {&pattern.cell_dofs,
+                               &pattern.line_dofs,
+                               &pattern.ghost_columns,
+                               &pattern.ghost_rows})
+        for (const size_type g : *list)
           if (!in_layout(g))
             extras.push_back(g);
       std::sort(extras.begin(), extras.end());
@@ -344,83 +316,60 @@ namespace dealii
       };
       const unsigned int n_keys = n_local + extras.size();
 
-      std::vector<unsigned int> keys(std::size_t(n_cells()) * n_dofs),
-          lines(keys.size(), numbers::invalid_unsigned_int);
-      std::map<size_type, unsigned int> line_of_dof;
-      std::vector<unsigned int>         offsets{0}, entry_keys;
-      std::vector<Number>               entry_weights;
-      for (unsigned int c = 0; c < n_cells(); ++c)
-      {
-        cells[c]->get_dof_indices(indices);
-        for (unsigned int i = 0; i < n_dofs; ++i)
-        {
-          const size_type g                 = indices[i];
-          keys[std::size_t(c) * n_dofs + i] = key(g);
-          if (!constraints.is_constrained(g))
-            continue;
-          auto [it, inserted] = line_of_dof.emplace(g, offsets.size() - 1);
-          if (inserted)
-          {
-            if (const auto *entries = constraints.get_constraint_entries(g))
-              for (const auto &entry : *entries)
-              {
-                entry_keys.push_back(key(entry.first));
-                entry_weights.push_back(static_cast<Number>(entry.second));
-              }
-            offsets.push_back(entry_keys.size());
-          }
-          lines[std::size_t(c) * n_dofs + i] = it->second;
-        }
-      }
+      std::vector<unsigned int> keys(pattern.cell_dofs.size()),
+          lines(keys.size());
+      parallel_for_chunks(keys.size(),
+                          cell_grain * n_dofs,
+                          [&](const std::size_t begin, const std::size_t end)
+                          {
+                            for (std::size_t k = begin; k < end; ++k)
+                            {
+                              keys[k]  = key(pattern.cell_dofs[k]);
+                              lines[k] = pattern.line_of(pattern.cell_dofs[k]);
+                            }
+                          });
       cell_keys.copy_from(keys);
       cell_lines.copy_from(lines);
-      line_offsets.copy_from(offsets);
+      std::vector<unsigned int> entry_keys(pattern.line_dofs.size());
+      std::vector<Number>       entry_weights(entry_keys.size());
+      for (std::size_t k = 0; k < entry_keys.size(); ++k)
+      {
+        entry_keys[k]    = key(pattern.line_dofs[k]);
+        entry_weights[k] = static_cast<Number>(pattern.line_weights[k]);
+      }
+      line_offsets.copy_from(pattern.line_offsets);
       line_keys.copy_from(entry_keys);
       line_weights.copy_from(entry_weights);
 
-      // Ghost rows, ordered by owner (rank order), as CSR over keys.
-      std::vector<unsigned int> owners(ghost_rows.size(), 0);
-      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
-      {
-        IndexSet ghost_set(owned.size());
-        ghost_set.add_indices(ghost_rows.begin(), ghost_rows.end());
-        owners =
-            Utilities::MPI::compute_index_owner(owned, ghost_set, communicator);
-      }
-      std::vector<unsigned int> order(ghost_rows.size());
-      for (unsigned int g = 0; g < order.size(); ++g)
-        order[g] = g;
-      std::stable_sort(order.begin(),
-                       order.end(),
-                       [&](const unsigned int a, const unsigned int b)
-                       { return owners[a] < owners[b]; });
+      // Ghost rows as CSR over keys, in the order the owners receive them.
       std::vector<unsigned int> row_of_key(n_keys - n_owned_rows,
                                            numbers::invalid_unsigned_int),
-          g_offsets{0}, g_columns;
-      std::map<unsigned int, std::vector<size_type>> requests;
+          g_offsets{0}, g_columns(pattern.ghost_columns.size());
       export_ranges.clear();
-      for (unsigned int g = 0; g < order.size(); ++g)
+      ghost_send_order.assign(g_columns.size(), 0);
+      for (unsigned int g = 0; g < pattern.ghost_rows.size(); ++g)
       {
-        const unsigned int h   = order[g];
-        const unsigned int row = key(ghost_rows[h]);
+        const unsigned int row = key(pattern.ghost_rows[g]);
         AssertThrow(row >= n_owned_rows, ExcInternalError());
         row_of_key[row - n_owned_rows] = g;
-        std::vector<std::pair<unsigned int, size_type>> sorted;
-        for (const size_type column : ghost_row_columns[h])
-          sorted.emplace_back(key(column), column);
+        const unsigned int owner       = pattern.ghost_owners[g];
+        const std::size_t  begin       = pattern.ghost_offsets[g];
+        const std::size_t  end         = pattern.ghost_offsets[g + 1];
+        if (export_ranges.empty() || export_ranges.back().first != owner)
+          export_ranges.push_back({owner, {begin, begin}});
+        export_ranges.back().second.second = end;
+        // The kernel searches each row's keys, sorted; the values go out
+        // in the pattern's order (ghost_send_order), as the owners expect.
+        std::vector<std::pair<unsigned int, std::size_t>> sorted;
+        for (std::size_t k = begin; k < end; ++k)
+          sorted.emplace_back(key(pattern.ghost_columns[k]), k);
         std::sort(sorted.begin(), sorted.end());
-        auto &request = requests[owners[h]];
-        if (export_ranges.empty() || export_ranges.back().first != owners[h])
-          export_ranges.push_back(
-              {owners[h], {g_columns.size(), g_columns.size()}});
-        for (const auto &[k, column] : sorted)
+        for (std::size_t t = 0; t < sorted.size(); ++t)
         {
-          g_columns.push_back(k);
-          request.push_back(ghost_rows[h]);
-          request.push_back(column);
+          g_columns[begin + t]               = sorted[t].first;
+          ghost_send_order[sorted[t].second] = begin + t;
         }
-        export_ranges.back().second.second = g_columns.size();
-        g_offsets.push_back(g_columns.size());
+        g_offsets.push_back(end);
       }
       ghost_row_of_key.copy_from(row_of_key);
       ghost_offsets.copy_from(g_offsets);
@@ -432,40 +381,30 @@ namespace dealii
       import_sources.clear();
       import_counts.clear();
       std::vector<unsigned int> positions;
-      if (Utilities::MPI::n_mpi_processes(communicator) > 1)
+      if (!pattern.received.empty())
       {
-        const auto received =
-            Utilities::MPI::some_to_some(communicator, requests);
-        std::vector<unsigned int> row_offsets, columns;
-        {
-          std::vector<unsigned int> tmp(n_owned_rows + 1);
-          Memory::copy_to_host(Device::backend(),
-                               tmp.data(),
-                               matrix.row_offsets(),
-                               tmp.size() * sizeof(unsigned int));
-          row_offsets.swap(tmp);
-          columns.resize(row_offsets.back());
-          Memory::copy_to_host(Device::backend(),
-                               columns.data(),
-                               matrix.column_indices(),
-                               columns.size() * sizeof(unsigned int));
-        }
-        for (const auto &[source, pairs] : received)
+        std::vector<unsigned int> row_offsets(n_owned_rows + 1), columns;
+        Memory::copy_to_host(Device::backend(),
+                             row_offsets.data(),
+                             matrix.row_offsets(),
+                             row_offsets.size() * sizeof(unsigned int));
+        columns.resize(row_offsets.back());
+        Memory::copy_to_host(Device::backend(),
+                             columns.data(),
+                             matrix.column_indices(),
+                             columns.size() * sizeof(unsigned int));
+        for (const auto &[source, pairs] : pattern.received)
         {
           import_sources.push_back(source);
           import_counts.push_back(pairs.size() / 2);
           for (std::size_t p = 0; p < pairs.size(); p += 2)
           {
-            AssertThrow(partitioner.in_local_range(pairs[p]) &&
-                            in_layout(pairs[p + 1]),
-                        ExcInternalError());
             const unsigned int r = partitioner.global_to_local(pairs[p]);
             const unsigned int c = partitioner.global_to_local(pairs[p + 1]);
             const unsigned int k = internal::find_sorted(
                 columns.data(), row_offsets[r], row_offsets[r + 1], c);
             AssertThrow(k < row_offsets[r + 1] && columns[k] == c,
-                        ExcMessage("ElementIntegrator: an entry another rank "
-                                   "adds is not in the sparsity pattern."));
+                        ExcInternalError());
             positions.push_back(k);
           }
         }
@@ -494,8 +433,8 @@ namespace dealii
       ghost_values.copy_to(values);
       std::map<unsigned int, std::vector<Number>> outgoing;
       for (const auto &[rank, range] : export_ranges)
-        outgoing[rank].assign(values.begin() + range.first,
-                              values.begin() + range.second);
+        for (std::size_t k = range.first; k < range.second; ++k)
+          outgoing[rank].push_back(values[ghost_send_order[k]]);
       const auto incoming =
           Utilities::MPI::some_to_some(communicator, outgoing);
       std::vector<Number> received;

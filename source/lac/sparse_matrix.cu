@@ -1,5 +1,6 @@
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 
 #include <deal.II/base/mpi.h>
@@ -104,57 +105,74 @@ namespace dealii
                                "must be one contiguous range."));
       }
 
-      // Columns of the owned rows by a row function: the ghost columns,
-      // then the structure in local numbering. row(r, cols, vals) fills the
-      // global columns (and values, vals may be nullptr) of local row r.
+      constexpr std::size_t row_grain = 4096;
+
+      // The structure from the owned rows' global columns (CSR over the
+      // rank's rows, any order within a row; @p values optional, in the
+      // same order): the diagonal added where missing, the ghost columns,
+      // the partitioner, and every row's columns as local indices in
+      // increasing order with their values. On the set-up threads.
       template <typename Number>
-      void build_structure(
+      void structure_from_rows(
           const IndexSet                                     &owned_rows,
           const MPI_Comm                                      communicator,
-          const std::function<void(unsigned int,
-                                   std::vector<size_type> &,
-                                   std::vector<Number> *)>   &row,
-          const bool                                          with_values,
+          const std::vector<std::size_t>                     &offsets,
+          const std::vector<size_type>                       &columns,
+          const std::vector<Number>                          *values,
           std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner,
-          std::vector<unsigned int>                          &offsets,
+          std::vector<unsigned int>                          &local_offsets,
           std::vector<unsigned int>                          &local_columns,
-          std::vector<Number>                                &values)
+          std::vector<Number>                                &local_values)
       {
         check_rows(owned_rows);
         const unsigned int n_rows = owned_rows.n_elements();
         const size_type first = n_rows > 0 ? owned_rows.nth_index_in_set(0) : 0;
-        std::vector<size_type>              cols;
-        std::vector<Number>                 vals;
-        std::vector<std::vector<size_type>> all_cols(n_rows);
-        std::vector<std::vector<Number>>    all_vals(with_values ? n_rows : 0);
-        std::vector<size_type>              ghosts;
-        std::size_t                         n_entries = 0;
+        AssertDimension(offsets.size(), n_rows + 1);
+        // Row lengths with the diagonal.
+        std::vector<unsigned char> has_diagonal(n_rows);
+        parallel_for_chunks(n_rows,
+                            row_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t r = begin; r < end; ++r)
+                                has_diagonal[r] =
+                                    std::find(columns.begin() + offsets[r],
+                                              columns.begin() + offsets[r + 1],
+                                              first + r) !=
+                                    columns.begin() + offsets[r + 1];
+                            });
+        std::vector<std::size_t> new_offsets(n_rows + 1, 0);
         for (unsigned int r = 0; r < n_rows; ++r)
-        {
-          cols.clear();
-          vals.clear();
-          row(r, cols, with_values ? &vals : nullptr);
-          // The diagonal is always stored (Chebyshev's and Jacobi's
-          // diagonal, constrained rows).
-          if (std::find(cols.begin(), cols.end(), first + r) == cols.end())
-          {
-            cols.push_back(first + r);
-            if (with_values)
-              vals.push_back(Number());
-          }
-          for (const size_type c : cols)
-            if (!owned_rows.is_element(c))
-              ghosts.push_back(c);
-          n_entries += cols.size();
-          all_cols[r] = cols;
-          if (with_values)
-            all_vals[r] = vals;
-        }
+          new_offsets[r + 1] = new_offsets[r] + offsets[r + 1] - offsets[r] +
+                               (has_diagonal[r] ? 0 : 1);
+        const std::size_t n_entries = new_offsets[n_rows];
         AssertThrow(
             n_entries < std::size_t(std::numeric_limits<int>::max()),
             ExcMessage("GPU::SparseMatrix: " + std::to_string(n_entries) +
                        " entries on one rank, more than its 32-bit "
                        "indices (2^31 - 1) hold; use more ranks."));
+        // The ghost columns: per chunk, then merged.
+        const std::size_t n_chunks = (n_rows + row_grain - 1) / row_grain;
+        std::vector<std::vector<size_type>> chunk_ghosts(n_chunks);
+        parallel_for_chunks(
+            n_rows,
+            row_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              auto &ghosts = chunk_ghosts[begin / row_grain];
+              for (std::size_t k = offsets[begin]; k < offsets[end]; ++k)
+                if (columns[k] < first || columns[k] >= first + n_rows)
+                  ghosts.push_back(columns[k]);
+              std::sort(ghosts.begin(), ghosts.end());
+              ghosts.erase(std::unique(ghosts.begin(), ghosts.end()),
+                           ghosts.end());
+            });
+        std::vector<size_type> ghosts;
+        for (auto &g : chunk_ghosts)
+        {
+          ghosts.insert(ghosts.end(), g.begin(), g.end());
+          std::vector<size_type>().swap(g);
+        }
         std::sort(ghosts.begin(), ghosts.end());
         ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
         IndexSet ghost_set(owned_rows.size());
@@ -163,31 +181,38 @@ namespace dealii
         partitioner = std::make_shared<Utilities::MPI::Partitioner>(
             owned_rows, ghost_set, communicator);
 
-        offsets.assign(n_rows + 1, 0);
+        local_offsets.resize(n_rows + 1);
+        for (unsigned int r = 0; r <= n_rows; ++r)
+          local_offsets[r] = new_offsets[r];
         local_columns.resize(n_entries);
-        values.assign(with_values ? n_entries : 0, Number());
-        std::vector<std::pair<unsigned int, Number>> sorted;
-        for (unsigned int r = 0; r < n_rows; ++r)
-        {
-          sorted.clear();
-          for (std::size_t k = 0; k < all_cols[r].size(); ++k)
-            sorted.emplace_back(partitioner->global_to_local(all_cols[r][k]),
-                                with_values ? all_vals[r][k] : Number());
-          std::sort(sorted.begin(),
-                    sorted.end(),
-                    [](const auto &a, const auto &b)
-                    { return a.first < b.first; });
-          offsets[r + 1] = offsets[r] + sorted.size();
-          for (std::size_t k = 0; k < sorted.size(); ++k)
-          {
-            local_columns[offsets[r] + k] = sorted[k].first;
-            if (with_values)
-              values[offsets[r] + k] = sorted[k].second;
-          }
-          std::vector<size_type>().swap(all_cols[r]);
-          if (with_values)
-            std::vector<Number>().swap(all_vals[r]);
-        }
+        local_values.assign(values != nullptr ? n_entries : 0, Number());
+        const Utilities::MPI::Partitioner &part = *partitioner;
+        parallel_for_chunks(
+            n_rows,
+            row_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::vector<std::pair<unsigned int, Number>> row;
+              for (std::size_t r = begin; r < end; ++r)
+              {
+                row.clear();
+                for (std::size_t k = offsets[r]; k < offsets[r + 1]; ++k)
+                  row.emplace_back(part.global_to_local(columns[k]),
+                                   values != nullptr ? (*values)[k] : Number());
+                if (!has_diagonal[r])
+                  row.emplace_back(r, Number());
+                std::sort(row.begin(),
+                          row.end(),
+                          [](const auto &x, const auto &y)
+                          { return x.first < y.first; });
+                for (std::size_t k = 0; k < row.size(); ++k)
+                {
+                  local_columns[new_offsets[r] + k] = row[k].first;
+                  if (values != nullptr)
+                    local_values[new_offsets[r] + k] = row[k].second;
+                }
+              }
+            });
       }
 
       // The kernels of SparseMatrix, outside the class (nvcc: an extended
@@ -296,31 +321,42 @@ namespace dealii
                                       const DynamicSparsityPattern &pattern,
                                       const MPI_Comm communicator)
     {
-      const size_type first =
-          owned_rows.n_elements() > 0 ? owned_rows.nth_index_in_set(0) : 0;
-      std::vector<unsigned int> offsets, local_columns;
-      std::vector<Number>       values;
-      build_structure<Number>(
-          owned_rows,
-          communicator,
-          [&](const unsigned int      r,
-              std::vector<size_type> &cols,
-              std::vector<Number> *)
-          {
-            const size_type row = first + r;
-            if (pattern.row_index_set().size() > 0 &&
-                !pattern.row_index_set().is_element(row))
-              return;
-            for (auto it = pattern.begin(row); it != pattern.end(row); ++it)
-              cols.push_back(it->column());
-          },
-          false,
-          partitioner,
-          offsets,
-          local_columns,
-          values);
-      rows.copy_from(offsets);
-      columns.copy_from(local_columns);
+      check_rows(owned_rows);
+      const unsigned int n_rows = owned_rows.n_elements();
+      const size_type first = n_rows > 0 ? owned_rows.nth_index_in_set(0) : 0;
+      std::vector<std::size_t> offsets(n_rows + 1, 0);
+      std::vector<size_type>   columns;
+      for (unsigned int r = 0; r < n_rows; ++r)
+      {
+        const size_type row = first + r;
+        if (pattern.row_index_set().size() == 0 ||
+            pattern.row_index_set().is_element(row))
+          for (auto it = pattern.begin(row); it != pattern.end(row); ++it)
+            columns.push_back(it->column());
+        offsets[r + 1] = columns.size();
+      }
+      reinit(owned_rows, offsets, columns, communicator);
+    }
+
+    template <typename Number>
+    void SparseMatrix<Number>::reinit(const IndexSet &owned_rows,
+                                      const std::vector<std::size_t> &offsets,
+                                      const std::vector<size_type>   &columns,
+                                      const MPI_Comm communicator)
+    {
+      std::vector<unsigned int> local_offsets, local_columns;
+      std::vector<Number>       no_values;
+      structure_from_rows<Number>(owned_rows,
+                                  communicator,
+                                  offsets,
+                                  columns,
+                                  nullptr,
+                                  partitioner,
+                                  local_offsets,
+                                  local_columns,
+                                  no_values);
+      rows.copy_from(local_offsets);
+      this->columns.copy_from(local_columns);
       n_entries = local_columns.size();
       entries.resize(n_entries);
       if (n_entries > 0)
@@ -349,26 +385,28 @@ namespace dealii
             ExcMessage("GPU::SparseMatrix: the matrix must be square."));
         const size_type first =
             owned.n_elements() > 0 ? owned.nth_index_in_set(0) : 0;
-        build_structure<Number>(
-            owned,
-            comm,
-            [&](const unsigned int      r,
-                std::vector<size_type> &cols,
-                std::vector<Number>    *vals)
-            {
-              for (auto it = matrix.begin(first + r);
-                   it != matrix.end(first + r);
-                   ++it)
-              {
-                cols.push_back(it->column());
-                vals->push_back(static_cast<Number>(it->value()));
-              }
-            },
-            true,
-            partitioner,
-            offsets,
-            local_columns,
-            values);
+        std::vector<std::size_t> row_offsets(owned.n_elements() + 1, 0);
+        std::vector<size_type>   columns;
+        std::vector<Number>      row_values;
+        for (unsigned int r = 0; r < owned.n_elements(); ++r)
+        {
+          for (auto it = matrix.begin(first + r); it != matrix.end(first + r);
+               ++it)
+          {
+            columns.push_back(it->column());
+            row_values.push_back(static_cast<Number>(it->value()));
+          }
+          row_offsets[r + 1] = columns.size();
+        }
+        structure_from_rows<Number>(owned,
+                                    comm,
+                                    row_offsets,
+                                    columns,
+                                    &row_values,
+                                    partitioner,
+                                    offsets,
+                                    local_columns,
+                                    values);
       }
     } // namespace
 

@@ -61,11 +61,16 @@ compare(const std::string                    &name,
   total                 = Utilities::MPI::sum(total, MPI_COMM_WORLD);
   const double relative = max_error / max_entry;
   const double outside  = std::abs(total - covered) / total;
+  // The same sparsity pattern: as many entries as deal.II's.
+  const double entries =
+      Utilities::MPI::sum(double(ours.n_nonzero_elements()), MPI_COMM_WORLD);
+  const bool same_pattern = entries == double(reference.n_nonzero_elements());
   deallog << name << ": " << ours.m() << " rows, "
-          << (relative < 1e-12 && outside < 1e-12
+          << (relative < 1e-12 && outside < 1e-12 && same_pattern
                   ? "OK"
                   : "ERROR " + std::to_string(relative) + " outside " +
-                        std::to_string(outside))
+                        std::to_string(outside) + " entries " +
+                        std::to_string(entries))
           << std::endl;
 }
 

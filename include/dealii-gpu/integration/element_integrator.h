@@ -111,10 +111,11 @@ namespace dealii
 
       /**
        * Prepare assembly with @p constraints (closed; hanging nodes,
-       * Dirichlet values): the sparsity pattern (deal.II's
-       * DoFTools::make_sparsity_pattern with the constraints, distributed
-       * over the ranks), @p matrix's structure, and the constraint data the
-       * assembly kernel reads.
+       * Dirichlet values): the sparsity pattern (the entries deal.II's
+       * DoFTools::make_sparsity_pattern with the constraints gives, built
+       * from the cells' DoF indices on the set-up threads and exchanged
+       * between the ranks), @p matrix's structure, and the constraint data
+       * the assembly kernel reads.
        */
       void initialize_matrix(const AffineConstraints<double> &constraints,
                              SparseMatrix<Number>            &matrix);
@@ -198,9 +199,10 @@ namespace dealii
       // Export of ghost rows: per destination rank the range of
       // ghost_values to send; import: positions in this rank's CSR of
       // what each source sends, in rank order.
-      std::vector<
-          std::pair<unsigned int, std::pair<unsigned int, unsigned int>>>
-                                export_ranges;
+      std::vector<std::pair<unsigned int, std::pair<std::size_t, std::size_t>>>
+          export_ranges;
+      // Position in ghost_values of each value sent, in sending order.
+      std::vector<std::size_t>  ghost_send_order;
       std::vector<unsigned int> import_sources;
       std::vector<unsigned int> import_counts;
       Array<unsigned int>       import_positions;

@@ -88,6 +88,16 @@ namespace dealii
                   const DynamicSparsityPattern &pattern,
                   const MPI_Comm                communicator);
 
+      /**
+       * The same from arrays: the global columns of the rank's rows in
+       * CSR (@p offsets: rows + 1 positions into @p columns), any order
+       * within a row. Built on the set-up threads.
+       */
+      void reinit(const IndexSet                 &owned_rows,
+                  const std::vector<std::size_t> &offsets,
+                  const std::vector<size_type>   &columns,
+                  const MPI_Comm                  communicator);
+
       /** Structure and values of a serial deal.II matrix (one rank). */
       template <typename Number2>
       void copy_from(const dealii::SparseMatrix<Number2> &matrix);

@@ -1,0 +1,74 @@
+// The sparsity pattern and constraint data of element assembly, built from
+// the cells' DoF indices on the set-up threads.
+#ifndef dealii_gpu_integration_element_pattern_h
+#define dealii_gpu_integration_element_pattern_h
+
+#include <dealii-gpu/base/config.h>
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/affine_constraints.h>
+
+#include <utility>
+#include <vector>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    namespace internal
+    {
+      /**
+       * What assembling element matrices of @p cells with @p constraints
+       * writes, as deal.II's DoFTools::make_sparsity_pattern() with the
+       * constraints (keep_constrained_dofs = false) and
+       * distribute_local_to_global() do: every pair of a cell's DoFs, a
+       * constrained DoF replaced by the DoFs of its constraint line, and
+       * the diagonal of every constrained DoF.
+       */
+      struct ElementPattern
+      {
+        using size_type = types::global_dof_index;
+
+        /** The cells' DoF indices, cell by cell. */
+        std::vector<size_type> cell_dofs;
+        /** Constrained DoFs of the cells, sorted; line k of them has the
+         *  entries line_offsets[k], ..., line_offsets[k + 1] - 1. */
+        std::vector<size_type>    constrained;
+        std::vector<unsigned int> line_offsets;
+        std::vector<size_type>    line_dofs;
+        std::vector<double>       line_weights;
+        /** The owned rows' columns (global, sorted), with what other
+         *  ranks' cells add: CSR over the owned rows. */
+        std::vector<std::size_t> owned_offsets;
+        std::vector<size_type>   owned_columns;
+        /** Rows other ranks own that these cells write (sorted by owner,
+         *  then index), their owners and columns (global, sorted). */
+        std::vector<size_type>    ghost_rows;
+        std::vector<unsigned int> ghost_owners;
+        std::vector<std::size_t>  ghost_offsets;
+        std::vector<size_type>    ghost_columns;
+        /** Per source rank, the (row, column) pairs of its ghost rows in
+         *  this rank's rows, in the order it sends their values. */
+        std::vector<std::pair<unsigned int, std::vector<size_type>>> received;
+
+        /** The line of constrained DoF g, or invalid_unsigned_int. */
+        unsigned int line_of(const size_type g) const;
+
+        /** Everything above, on the set-up threads (the exchange with the
+         *  other ranks in between). */
+        template <int dim>
+        void
+        build(const std::vector<typename DoFHandler<dim>::active_cell_iterator>
+                                              &cells,
+              const unsigned int               dofs_per_cell,
+              const AffineConstraints<double> &constraints,
+              const IndexSet                  &owned,
+              const MPI_Comm                   communicator);
+      };
+    } // namespace internal
+  }   // namespace GPU
+} // namespace dealii
+
+#endif
