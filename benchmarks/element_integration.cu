@@ -6,16 +6,27 @@
 // GPU::SparseMatrix's kernels.
 //
 //   element_integration [--backend=gpu|cpu] [--dim=3] [--degrees=1,2,3,4]
-//     [--forms=laplace,elasticity] [--refinements=3,4] [--repeat=3]
-//     [--csv=file.csv]
+//     [--element=q|dgq] [--refinements=3,4] [--repeat=3] [--csv=file.csv]
+//     [--mesh=ball|cube] [--strategy=automatic|points|tensor]
+//     [--cells-per-thread=0]
+//     [--forms=laplace,elasticity,mass,convection-diffusion]
+//
+// Forms: laplace (a(x) grad u, grad v); elasticity (2 mu(x) eps(u),
+// eps(v)) + (2 div u, div v); mass (a(x) u, v); convection-diffusion
+// (D grad u, grad v) + (b . grad u + r u, v) with a full constant tensor D.
+// Meshes: ball (MappingQ(2), a(x) = mu(x) = 1 / (0.05 + 2 |x|^2)) or cube
+// ([-1, 1]^dim sheared, MappingQ(1): affine cells, a = mu = 1, where the
+// automatic strategy takes the reference tensor; --strategy forces one).
 //
 // Columns: setup = reinit() (with the mapping support points, kept on the
 // device) + initialize_matrix() (sparsity pattern); geom = the support
 // points (in setup where kept); elem, assem = the element-matrix and
-// assembly kernels of one assemble(); total = one assemble().
+// assembly kernels of one assemble(); total = one assemble(); rhs = one
+// assemble_rhs() of (f(x), v) (GPU only).
 // Rates: element matrices a second (the kernel alone, from GPU::SetupTimer,
 // which synchronizes the device at each step), GFLOP/s counting the
-// contraction's 2 (1 + dim) n^2 n_q flops an element; full assembly (host
+// contraction's 2 (1 + dim) n^2 n_q flops an element (reference tensor:
+// 2 (1 + dim)^2 n^2); full assembly (host
 // support points, element matrices, atomics into CSR, rows of other ranks)
 // in DoFs a second. SpMV: DoFs a second and GB/s over the CSR bytes (12 an
 // entry, 4 a row, two vectors), against the copy bandwidth.
@@ -27,11 +38,13 @@
 #include <deal.II/base/utilities.h>
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_dgq.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/grid_tools.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 #include <deal.II/lac/trilinos_sparsity_pattern.h>
 #include <deal.II/numerics/vector_tools.h>
@@ -43,6 +56,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <type_traits>
 
 using namespace dealii;
 
@@ -54,6 +68,10 @@ namespace
     unsigned int              dim     = 3;
     std::vector<unsigned int> degrees{1, 2, 3, 4};
     std::vector<std::string>  forms{"laplace", "elasticity"};
+    std::string               element          = "q";
+    std::string               mesh             = "ball";
+    std::string               strategy         = "automatic";
+    unsigned int              cells_per_thread = 0;
     std::vector<unsigned int> refinements{3, 4};
     unsigned int              repeat = 3;
     std::string               csv    = "element_integration.csv";
@@ -74,19 +92,43 @@ namespace
         .count();
   }
 
+  // The constant coefficients of the convection-diffusion form: a full,
+  // non-symmetric D (positive definite symmetric part) and b.
+  template <int dim>
+  Tensor<2, dim> diffusion_tensor()
+  {
+    Tensor<2, dim> D;
+    for (unsigned int d = 0; d < dim; ++d)
+      for (unsigned int e = 0; e < dim; ++e)
+        D[d][e] = d == e ? 1. + 0.5 * d : (d < e ? 0.3 : -0.2);
+    return D;
+  }
+
+  template <int dim>
+  Tensor<1, dim> velocity()
+  {
+    Tensor<1, dim> b;
+    for (unsigned int d = 0; d < dim; ++d)
+      b[d] = 1. + d;
+    return b;
+  }
+
   struct Row
   {
     std::string  form;
     unsigned int dim, k, refinement;
     double       cells, dofs, nnz;
     double       t_setup, t_support, t_elements, t_assembly, t_total;
+    double       t_rhs    = 0;
+    std::string  strategy = "-";
     double       flops_per_element;
     double       t_spmv[3] = {0, 0, 0};
   };
 
   // The 3D (or 2D) ball refined globally and once more in a shell (hanging
-  // nodes), MappingQ(2), FE_Q(k)^n_comp, hanging-node and zero Dirichlet
-  // constraints on the locally relevant DoFs.
+  // nodes), MappingQ(2), FE_Q(k)^n_comp or FE_DGQ(k)^n_comp, hanging-node
+  // and zero Dirichlet constraints on the locally relevant DoFs (none for
+  // FE_DGQ).
   template <int dim, int n_comp>
   struct Problem
   {
@@ -96,10 +138,28 @@ namespace
     DoFHandler<dim>                           dof;
     AffineConstraints<double>                 constraints;
 
-    Problem(const unsigned int k, const unsigned int refinement)
-        : tria(MPI_COMM_WORLD), mapping(2), fe(FE_Q<dim>(k), n_comp)
+    Problem(const Options     &options,
+            const unsigned int k,
+            const unsigned int refinement)
+        : tria(MPI_COMM_WORLD), mapping(options.mesh == "cube" ? 1 : 2),
+          fe(options.element == "dgq" ? FESystem<dim>(FE_DGQ<dim>(k), n_comp)
+                                      : FESystem<dim>(FE_Q<dim>(k), n_comp))
     {
-      GridGenerator::hyper_ball(tria);
+      if (options.mesh == "cube")
+      {
+        GridGenerator::hyper_cube(tria, -1., 1.);
+        // A shear: parallelepipeds, affine under MappingQ(1).
+        GridTools::transform(
+            [](const Point<dim> &x)
+            {
+              Point<dim> y = x;
+              y[0] += 0.3 * x[dim - 1];
+              return y;
+            },
+            tria);
+      }
+      else
+        GridGenerator::hyper_ball(tria);
       tria.refine_global(refinement);
       for (const auto &cell : tria.active_cell_iterators())
         if (cell->is_locally_owned() && cell->center().norm() > 0.3 &&
@@ -118,14 +178,35 @@ namespace
     }
   };
 
+  // f(x) for the right-hand side.
+  struct Load
+  {
+    template <typename Evaluator>
+    DEAL_II_GPU_HOST_DEVICE void operator()(Evaluator         &phi,
+                                            const unsigned int q) const
+    {
+      using value_type = typename Evaluator::value_type;
+      using T          = typename Evaluator::number_type;
+      const T    v     = T(1.) + phi.quadrature_point(q)[0];
+      value_type f{};
+      if constexpr (std::is_arithmetic_v<value_type>)
+        f = v;
+      else
+        for (unsigned int c = 0; c < value_type::dimension; ++c)
+          f[c] = v;
+      phi.submit_value(f, q);
+    }
+  };
+
   template <int dim, int n_comp, typename Operation>
   Row run_gpu(const std::string &form,
+              const Options     &options,
               const unsigned int k,
               const unsigned int refinement,
-              const Operation   &operation,
-              const unsigned int repeat)
+              const Operation   &operation)
   {
-    Problem<dim, n_comp> problem(k, refinement);
+    const unsigned int   repeat = options.repeat;
+    Problem<dim, n_comp> problem(options, k, refinement);
     const auto          &tria        = problem.tria;
     const auto          &mapping     = problem.mapping;
     const auto          &fe          = problem.fe;
@@ -135,8 +216,18 @@ namespace
     Row                                 row{form, dim, k, refinement};
     const QGauss<dim>                   quadrature(k + 1);
     GPU::ElementIntegrator<dim, n_comp> integrator;
-    double                              t0 = now();
-    integrator.reinit(mapping, dof, quadrature);
+    using Data = typename GPU::ElementIntegrator<dim, n_comp>::AdditionalData;
+    Data data;
+    if (options.strategy == "points")
+      data.strategy = Data::Strategy::quadrature_points;
+    else if (options.strategy == "tensor")
+      data.strategy = Data::Strategy::reference_tensor;
+    data.cells_per_thread = options.cells_per_thread;
+    double t0             = now();
+    integrator.reinit(mapping, dof, quadrature, data);
+    row.strategy = integrator.template uses_reference_tensor<Operation>()
+                       ? "tensor"
+                       : "points";
     // The kept mapping support points are computed in reinit().
     const double t_geometry = Utilities::MPI::max(
         integrator.get_timer()["mapping support points"], MPI_COMM_WORLD);
@@ -166,12 +257,26 @@ namespace
             timer["assembly"] + timer["ghost rows"], MPI_COMM_WORLD);
       }
     }
+    GPU::Vector<double> rhs;
+    row.t_rhs = 1e300;
+    for (unsigned int r = 0; r < repeat; ++r)
+    {
+      MPI_Barrier(MPI_COMM_WORLD);
+      t0 = now();
+      integrator.assemble_rhs(Load{}, rhs);
+      GPU::Device::synchronize();
+      row.t_rhs =
+          std::min(row.t_rhs, Utilities::MPI::max(now() - t0, MPI_COMM_WORLD));
+    }
     row.cells      = tria.n_global_active_cells();
     row.dofs       = dof.n_dofs();
     row.nnz        = Utilities::MPI::sum(double(matrix.n_nonzero_elements()),
                                   MPI_COMM_WORLD);
     const double n = fe.n_dofs_per_cell();
-    row.flops_per_element = 2. * (1 + dim) * n * n * quadrature.size();
+    // The reference tensor: (1 + dim)^2 products an entry, no points.
+    row.flops_per_element = row.strategy == "tensor"
+                                ? 2. * (1 + dim) * (1 + dim) * n * n
+                                : 2. * (1 + dim) * n * n * quadrature.size();
 
     GPU::Vector<double> x, y;
     matrix.initialize_dof_vector(x);
@@ -201,11 +306,13 @@ namespace
   // Trilinos matrix; t_elements: the cell matrices alone.
   template <int dim, int n_comp>
   Row run_cpu(const std::string &form,
+              const Options     &options,
               const unsigned int k,
-              const unsigned int refinement,
-              const unsigned int repeat)
+              const unsigned int refinement)
   {
-    Problem<dim, n_comp> problem(k, refinement);
+    const unsigned int   repeat = options.repeat;
+    const bool           cube   = options.mesh == "cube";
+    Problem<dim, n_comp> problem(options, k, refinement);
     const auto          &tria        = problem.tria;
     const auto          &mapping     = problem.mapping;
     const auto          &fe          = problem.fe;
@@ -237,7 +344,11 @@ namespace
     std::vector<types::global_dof_index> indices(n);
     const FEValuesExtractors::Vector     u(0);
     std::vector<double>                  a(quadrature.size());
-    auto                                 cell_loop = [&](const bool distribute)
+    const Tensor<2, dim>                 D = diffusion_tensor<dim>();
+    const Tensor<1, dim>                 b = velocity<dim>();
+    // 0: laplace, 1: mass, 2: convection-diffusion (scalar forms).
+    const int kind      = form == "laplace" ? 0 : (form == "mass" ? 1 : 2);
+    auto      cell_loop = [&](const bool distribute)
     {
       for (const auto &cell : dof.active_cell_iterators())
         if (cell->is_locally_owned())
@@ -247,14 +358,28 @@ namespace
           for (unsigned int q = 0; q < quadrature.size(); ++q)
           {
             const Point<dim> &x = fe_values.quadrature_point(q);
-            a[q] = 1. / (0.05 + 2. * x.norm_square()) * fe_values.JxW(q);
+            a[q] = (cube ? 1. : 1. / (0.05 + 2. * x.norm_square())) *
+                   fe_values.JxW(q);
           }
           for (unsigned int q = 0; q < quadrature.size(); ++q)
             for (unsigned int i = 0; i < n; ++i)
               for (unsigned int j = 0; j < n; ++j)
                 if constexpr (n_comp == 1)
-                  cell_matrix(i, j) += a[q] * (fe_values.shape_grad(i, q) *
-                                               fe_values.shape_grad(j, q));
+                {
+                  if (kind == 0)
+                    cell_matrix(i, j) += a[q] * (fe_values.shape_grad(i, q) *
+                                                 fe_values.shape_grad(j, q));
+                  else if (kind == 1)
+                    cell_matrix(i, j) += a[q] * fe_values.shape_value(i, q) *
+                                         fe_values.shape_value(j, q);
+                  else
+                    cell_matrix(i, j) += ((D * fe_values.shape_grad(j, q)) *
+                                              fe_values.shape_grad(i, q) +
+                                          (b * fe_values.shape_grad(j, q) +
+                                           0.5 * fe_values.shape_value(j, q)) *
+                                              fe_values.shape_value(i, q)) *
+                                         fe_values.JxW(q);
+                }
                 else
                   cell_matrix(i, j) +=
                       (2. * a[q] *
@@ -301,27 +426,62 @@ namespace
   Row run(const Options     &options,
           const std::string &form,
           const unsigned int k,
-          const unsigned int refinement)
+          const unsigned int r)
   {
-    const bool gpu = options.backend == "gpu";
+    const bool gpu  = options.backend == "gpu";
+    const bool cube = options.mesh == "cube";
+    using C         = GPU::Constant<double>;
     if (form == "laplace")
-      return gpu ? run_gpu<dim, 1>(form,
+      return !gpu ? run_cpu<dim, 1>(form, options, k, r)
+             : cube
+                 ? run_gpu<dim, 1>(
+                       form, options, k, r, GPU::LaplaceOperation<C>{{1.}})
+                 : run_gpu<dim, 1>(form,
+                                   options,
                                    k,
-                                   refinement,
-                                   GPU::LaplaceOperation<BallOfX>{BallOfX{}},
-                                   options.repeat)
-                 : run_cpu<dim, 1>(form, k, refinement, options.repeat);
-    AssertThrow(
-        form == "elasticity",
-        ExcMessage("unknown form " + form + " (laplace or elasticity)"));
-    return gpu ? run_gpu<dim, dim>(
+                                   r,
+                                   GPU::LaplaceOperation<BallOfX>{BallOfX{}});
+    if (form == "mass")
+      return !gpu   ? run_cpu<dim, 1>(form, options, k, r)
+             : cube ? run_gpu<dim, 1>(
+                          form, options, k, r, GPU::MassOperation<C>{{1.}})
+                    : run_gpu<dim, 1>(form,
+                                      options,
+                                      k,
+                                      r,
+                                      GPU::MassOperation<BallOfX>{BallOfX{}});
+    if (form == "convection-diffusion")
+    {
+      using CD =
+          GPU::ConvectionDiffusionOperation<GPU::Constant<Tensor<2, dim>>,
+                                            GPU::Constant<Tensor<1, dim>>,
+                                            C>;
+      return !gpu
+                 ? run_cpu<dim, 1>(form, options, k, r)
+                 : run_gpu<dim, 1>(
+                       form,
+                       options,
+                       k,
+                       r,
+                       CD{{diffusion_tensor<dim>()}, {velocity<dim>()}, {0.5}});
+    }
+    AssertThrow(form == "elasticity",
+                ExcMessage("unknown form " + form +
+                           " (laplace, elasticity, mass, "
+                           "convection-diffusion)"));
+    return !gpu ? run_cpu<dim, dim>(form, options, k, r)
+           : cube
+               ? run_gpu<dim, dim>(form,
+                                   options,
+                                   k,
+                                   r,
+                                   GPU::ElasticityOperation<C, C>{{2.}, {1.}})
+               : run_gpu<dim, dim>(
                      form,
+                     options,
                      k,
-                     refinement,
-                     GPU::ElasticityOperation<GPU::Constant<double>, BallOfX>{
-                         {2.}, BallOfX{}},
-                     options.repeat)
-               : run_cpu<dim, dim>(form, k, refinement, options.repeat);
+                     r,
+                     GPU::ElasticityOperation<C, BallOfX>{{2.}, BallOfX{}});
   }
 } // namespace
 
@@ -344,6 +504,14 @@ main(int argc, char **argv)
       options.degrees = parse_list(value);
     else if (key == "--forms")
       options.forms = Utilities::split_string_list(value);
+    else if (key == "--element")
+      options.element = value;
+    else if (key == "--mesh")
+      options.mesh = value;
+    else if (key == "--strategy")
+      options.strategy = value;
+    else if (key == "--cells-per-thread")
+      options.cells_per_thread = Utilities::string_to_int(value);
     else if (key == "--refinements")
       options.refinements = parse_list(value);
     else if (key == "--repeat")
@@ -359,6 +527,13 @@ main(int argc, char **argv)
   AssertThrow(options.backend == "gpu" || options.backend == "cpu",
               ExcMessage("--backend=gpu|cpu"));
   AssertThrow(options.dim == 2 || options.dim == 3, ExcMessage("--dim=2|3"));
+  AssertThrow(options.element == "q" || options.element == "dgq",
+              ExcMessage("--element=q|dgq"));
+  AssertThrow(options.mesh == "ball" || options.mesh == "cube",
+              ExcMessage("--mesh=ball|cube"));
+  AssertThrow(options.strategy == "automatic" || options.strategy == "points" ||
+                  options.strategy == "tensor",
+              ExcMessage("--strategy=automatic|points|tensor"));
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
   const std::string  device  = options.backend == "gpu"
@@ -369,15 +544,18 @@ main(int argc, char **argv)
   if (root)
   {
     csv.open(options.csv);
-    csv << "backend,dim,form,k,refinement,cells,dofs,nnz,setup_s,support_s,"
-           "elements_s,assembly_s,total_s,elements_per_s,gflops,"
-           "assembly_dofs_per_s,spmv_cusparse_s,spmv_csr_s,spmv_ellpack_s\n";
+    csv << "backend,mesh,element,strategy,dim,form,k,refinement,cells,dofs,"
+           "nnz,setup_s,"
+           "support_s,elements_s,assembly_s,total_s,rhs_s,elements_per_s,"
+           "gflops,assembly_dofs_per_s,spmv_cusparse_s,spmv_csr_s,"
+           "spmv_ellpack_s\n";
     std::cout << "element_integration on " << device << "\n"
               << std::setw(10) << "form" << std::setw(3) << "d" << std::setw(3)
-              << "k" << std::setw(10) << "cells" << std::setw(10) << "DoFs"
-              << std::setw(10) << "nnz" << std::setw(9) << "setup"
-              << std::setw(9) << "geom" << std::setw(9) << "elem"
-              << std::setw(9) << "assem" << std::setw(9) << "total"
+              << "k" << std::setw(7) << "strat" << std::setw(10) << "cells"
+              << std::setw(10) << "DoFs" << std::setw(10) << "nnz"
+              << std::setw(9) << "setup" << std::setw(9) << "geom"
+              << std::setw(9) << "elem" << std::setw(9) << "assem"
+              << std::setw(9) << "total" << std::setw(9) << "rhs"
               << std::setw(10) << "elem/s" << std::setw(8) << "GFLOP/s"
               << std::setw(10) << "DoFs/s" << std::setw(24)
               << "SpMV GB/s cuSP/CSR/ELL" << std::endl;
@@ -394,24 +572,27 @@ main(int argc, char **argv)
         if (!root)
           continue;
         std::cout << std::setw(10) << row.form << std::setw(3) << row.dim
-                  << std::setw(3) << row.k << std::setw(10)
-                  << std::setprecision(3) << row.cells << std::setw(10)
-                  << row.dofs << std::setw(10) << row.nnz << std::setw(9)
-                  << row.t_setup << std::setw(9) << row.t_support
-                  << std::setw(9) << row.t_elements << std::setw(9)
-                  << row.t_assembly << std::setw(9) << row.t_total
-                  << std::setw(10) << elements_per_s << std::setw(8) << gflops
-                  << std::setw(10) << row.dofs / row.t_total;
+                  << std::setw(3) << row.k << std::setw(7) << row.strategy
+                  << std::setw(10) << std::setprecision(3) << row.cells
+                  << std::setw(10) << row.dofs << std::setw(10) << row.nnz
+                  << std::setw(9) << row.t_setup << std::setw(9)
+                  << row.t_support << std::setw(9) << row.t_elements
+                  << std::setw(9) << row.t_assembly << std::setw(9)
+                  << row.t_total << std::setw(9) << row.t_rhs << std::setw(10)
+                  << elements_per_s << std::setw(8) << gflops << std::setw(10)
+                  << row.dofs / row.t_total;
         if (options.backend == "gpu")
           for (unsigned int s = 0; s < 3; ++s)
             std::cout << std::setw(8) << spmv_bytes / row.t_spmv[s] * 1e-9;
         std::cout << std::endl;
-        csv << options.backend << ',' << row.dim << ',' << row.form << ','
+        csv << options.backend << ',' << options.mesh << ',' << options.element
+            << ',' << row.strategy << ',' << row.dim << ',' << row.form << ','
             << row.k << ',' << row.refinement << ',' << row.cells << ','
             << row.dofs << ',' << row.nnz << ',' << row.t_setup << ','
             << row.t_support << ',' << row.t_elements << ',' << row.t_assembly
-            << ',' << row.t_total << ',' << elements_per_s << ',' << gflops
-            << ',' << row.dofs / row.t_total << ',' << row.t_spmv[0] << ','
-            << row.t_spmv[1] << ',' << row.t_spmv[2] << '\n';
+            << ',' << row.t_total << ',' << row.t_rhs << ',' << elements_per_s
+            << ',' << gflops << ',' << row.dofs / row.t_total << ','
+            << row.t_spmv[0] << ',' << row.t_spmv[1] << ',' << row.t_spmv[2]
+            << '\n';
       }
 }

@@ -26,7 +26,9 @@
 # on 16 CPU ranks; OPERATIONS picks some), time-to-solution
 # time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs),
 # element-integration element-integration-cpu (element matrices, CSR
-# assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks).
+# assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks)
+# element-integration-strategies (per point against reference tensor on
+# affine cells).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -241,20 +243,41 @@ for step in "$@"; do
         --device=cuda > "$out/setup_q2_np8.txt" 2>&1
       echo "setup Q2 8 ranks: rc=$?"
       mv multigrid_solve.csv "$out/setup_q2_np8.csv" ;;
+    element-integration-strategies)
+      # Affine cells (sheared cube, MappingQ(1)), constant coefficients:
+      # the per-point and the reference-tensor strategies side by side
+      # (CONFIGS="form:k:r ..." overrides).
+      configs=${CONFIGS:-"laplace:1:7 laplace:2:6 laplace:3:5 laplace:4:4 elasticity:1:6 elasticity:2:5 laplace:1:10:q:2 laplace:4:8:q:2"}
+      for c in $configs; do
+        set -- ${c//:/ }
+        for strategy in points tensor; do
+          $app/bin/element_integration --backend=gpu --device=cuda \
+            --mesh=cube --strategy=$strategy --forms=$1 --degrees=$2 \
+            --cells-per-thread=${CELLS_PER_THREAD:-0} \
+            --refinements=$3 --element=${4:-q} --dim=${5:-3} \
+            --csv=strategies.csv >> "$out/element_integration_strategies.txt" 2>&1
+          echo "$step $c $strategy: rc=$?"
+          [ -f strategies.csv ] || continue
+          [ -f "$out/element_integration_strategies.csv" ] || head -1 strategies.csv > "$out/element_integration_strategies.csv"
+          tail -n +2 strategies.csv >> "$out/element_integration_strategies.csv"; rm strategies.csv
+        done
+      done ;;
     element-integration|element-integration-cpu)
-      # 3D ball, MappingQ(2), one shell refinement: Laplace Q1-Q4 and
-      # elasticity Q1-Q2, each at the largest size whose matrix stays
-      # under 2^31 entries on one rank (CONFIGS="form:k:r,r ..." overrides).
+      # Ball, MappingQ(2), one shell refinement: Laplace Q1-Q6, elasticity
+      # Q1-Q2, mass, convection-diffusion, FE_DGQ and 2D, each at the
+      # largest size whose matrix stays under 2^31 entries on one rank
+      # (CONFIGS="form:k:r[:element[:dim]] ..." overrides; element q|dgq).
       if [ $step = element-integration ]; then
         run="$app/bin/element_integration --backend=gpu --device=cuda"
       else
         run="mpirun -np 16 --bind-to core $app/bin/element_integration --backend=cpu --device=host"
       fi
       name=${step//-/_}
-      configs=${CONFIGS:-"laplace:1:6 laplace:2:5 laplace:3:4 laplace:4:4 elasticity:1:5 elasticity:2:4"}
+      configs=${CONFIGS:-"laplace:1:6 laplace:2:5 laplace:3:4 laplace:4:4 laplace:5:3 laplace:6:2 elasticity:1:5 elasticity:2:4 mass:2:5 convection-diffusion:2:5 laplace:2:5:dgq laplace:2:8:q:2 laplace:4:7:q:2"}
       for c in $configs; do
         set -- ${c//:/ }
-        $run --forms=$1 --degrees=$2 --refinements=$3 --csv=$name.csv >> "$out/$name.txt" 2>&1
+        $run --forms=$1 --degrees=$2 --refinements=$3 --element=${4:-q} \
+          --dim=${5:-3} --csv=$name.csv >> "$out/$name.txt" 2>&1
         echo "$step $c: rc=$?"
         [ -f $name.csv ] || continue
         [ -f "$out/$name.csv" ] || head -1 $name.csv > "$out/$name.csv"

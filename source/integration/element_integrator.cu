@@ -11,6 +11,7 @@
 #include <deal.II/fe/mapping_fe.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 
@@ -153,6 +154,12 @@ namespace dealii
       geometry_gradients.copy_from(g_gradients);
       weights.copy_from(w);
       choose_launch(additional_data);
+      strategy         = additional_data.strategy;
+      cells_per_thread = additional_data.cells_per_thread > 0
+                             ? additional_data.cells_per_thread
+                             : 8;
+      first_weight     = quadrature.weight(0);
+      setup_reference_tensor(fe, quadrature);
       matrix_initialized = false;
 
       // Every cell's support points on the device, where they fit.
@@ -179,6 +186,94 @@ namespace dealii
         geometry_cached = true;
       }
       timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::setup_reference_tensor(
+        const FiniteElement<dim> &fe, const Quadrature<dim> &quadrature)
+    {
+      reference_tensor.clear();
+      base_index.clear();
+      n_base = 0;
+      // Affine: simplices under a degree-1 mapping, or parallelograms and
+      // parallelepipeds (every vertex x_0 + sum of the edge vectors from
+      // x_0 its binary index names) under one.
+      affine = false;
+      if (fe.reference_cell().is_simplex())
+        affine = n_geometry == dim + 1;
+      else if (fe.reference_cell().is_hyper_cube() &&
+               n_geometry == GeometryInfo<dim>::vertices_per_cell)
+      {
+        std::atomic<bool> all_affine(true);
+        parallel_for_chunks(
+            n_cells(),
+            cell_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t c = begin; c < end && all_affine; ++c)
+              {
+                const auto x     = mapping->get_vertices(cells[c]);
+                double     scale = 0, error = 0;
+                for (unsigned int d = 0; d < dim; ++d)
+                  scale = std::max(scale, (x[1u << d] - x[0]).norm());
+                for (unsigned int v = 0; v < x.size(); ++v)
+                {
+                  Point<dim> expected = x[0];
+                  for (unsigned int d = 0; d < dim; ++d)
+                    if (v & (1u << d))
+                      expected += x[1u << d] - x[0];
+                  error = std::max(error, (x[v] - expected).norm());
+                }
+                if (error > 1e-12 * scale)
+                  all_affine = false;
+              }
+            });
+        affine = all_affine;
+      }
+      if (!affine || fe.n_base_elements() != 1)
+        return;
+
+      // K[a][b][k][l] = sum_q w_q t_a(k) t_b(l), t_0 the base element's
+      // value and t_1..t_dim its reference derivatives.
+      const FiniteElement<dim> &base = fe.base_element(0);
+      n_base                         = base.n_dofs_per_cell();
+      std::vector<double> t(std::size_t(quadrature.size()) * (1 + dim) *
+                            n_base);
+      for (unsigned int q = 0; q < quadrature.size(); ++q)
+        for (unsigned int k = 0; k < n_base; ++k)
+        {
+          double *tq = &t[(std::size_t(q) * n_base + k) * (1 + dim)];
+          tq[0]      = base.shape_value(k, quadrature.point(q));
+          const Tensor<1, dim> grad = base.shape_grad(k, quadrature.point(q));
+          for (unsigned int d = 0; d < dim; ++d)
+            tq[1 + d] = grad[d];
+        }
+      const std::size_t   kk = std::size_t(n_base) * n_base;
+      std::vector<Number> K((1 + dim) * (1 + dim) * kk);
+      parallel_for_chunks(
+          n_base,
+          1,
+          [&](const std::size_t begin, const std::size_t end)
+          {
+            for (std::size_t k = begin; k < end; ++k)
+              for (unsigned int l = 0; l < n_base; ++l)
+                for (unsigned int a = 0; a <= dim; ++a)
+                  for (unsigned int b = 0; b <= dim; ++b)
+                  {
+                    double sum = 0;
+                    for (unsigned int q = 0; q < quadrature.size(); ++q)
+                      sum += quadrature.weight(q) *
+                             t[(std::size_t(q) * n_base + k) * (1 + dim) + a] *
+                             t[(std::size_t(q) * n_base + l) * (1 + dim) + b];
+                    K[(a * (1 + dim) + b) * kk + k * n_base + l] =
+                        static_cast<Number>(sum);
+                  }
+          });
+      std::vector<unsigned int> index(n_dofs);
+      for (unsigned int i = 0; i < n_dofs; ++i)
+        index[i] = fe.system_to_component_index(i).second;
+      reference_tensor.copy_from(K);
+      base_index.copy_from(index);
     }
 
     template <int dim, int n_components, typename Number>
@@ -340,6 +435,38 @@ namespace dealii
       line_offsets.copy_from(pattern.line_offsets);
       line_keys.copy_from(entry_keys);
       line_weights.copy_from(entry_weights);
+      std::vector<Number> inhomogeneities(pattern.constrained.size());
+      bool                inhomogeneous = false;
+      for (std::size_t k = 0; k < inhomogeneities.size(); ++k)
+      {
+        inhomogeneities[k] = static_cast<Number>(
+            constraints.get_inhomogeneity(pattern.constrained[k]));
+        inhomogeneous = inhomogeneous || inhomogeneities[k] != Number(0);
+      }
+      if (inhomogeneous)
+        line_inhomogeneities.copy_from(inhomogeneities);
+      else
+        line_inhomogeneities.clear();
+
+      // The loads' layout: owned entries, then every DoF a key past them
+      // names, so that compress() takes them to their owners.
+      {
+        IndexSet others(dof_handler->n_dofs());
+        others.add_indices(partitioner.ghost_indices());
+        others.add_indices(extras.begin(), extras.end());
+        others.compress();
+        const auto load_partitioner =
+            std::make_shared<Utilities::MPI::Partitioner>(
+                owned, others, communicator);
+        loads.reinit(load_partitioner);
+        std::vector<unsigned int> index(n_keys - n_owned_rows);
+        for (unsigned int k = n_owned_rows; k < n_keys; ++k)
+          index[k - n_owned_rows] = load_partitioner->global_to_local(
+              k < n_local ? partitioner.local_to_global(k)
+                          : extras[k - n_local]);
+        vector_index_of_key.copy_from(index);
+        matrix_partitioner = matrix.get_partitioner();
+      }
 
       // Ghost rows as CSR over keys, in the order the owners receive them.
       std::vector<unsigned int> row_of_key(n_keys - n_owned_rows,
@@ -456,6 +583,46 @@ namespace dealii
     }
 
     template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::start_rhs()
+    {
+      loads = Number(0);
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::finish_rhs(
+        Vector<Number> &rhs)
+    {
+      timer.start("vector entries of other ranks");
+      loads.compress(VectorOperation::add);
+      const auto &layout = rhs.get_partitioner();
+      if (layout == nullptr || layout->size() != matrix_partitioner->size() ||
+          layout->local_range() != matrix_partitioner->local_range())
+        rhs.reinit(matrix_partitioner);
+      rhs = Number(0);
+      Memory::copy_within(rhs.backend(),
+                          rhs.get_values(),
+                          loads.get_values(),
+                          std::size_t(n_owned_rows) * sizeof(Number));
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    void ElementIntegrator<dim, n_components, Number>::check_batch(
+        const char        *function,
+        const unsigned int first,
+        const unsigned int n) const
+    {
+      AssertThrow(mapping != nullptr,
+                  ExcMessage("ElementIntegrator: call reinit() first."));
+      AssertThrow(first + n <= n_cells() && n <= cells_per_batch,
+                  ExcMessage(std::string("ElementIntegrator::") + function +
+                             ": cells " + std::to_string(first) + " to " +
+                             std::to_string(first + n) + " of " +
+                             std::to_string(n_cells()) + " with batches of " +
+                             std::to_string(cells_per_batch)));
+    }
+
+    template <int dim, int n_components, typename Number>
     std::size_t
     ElementIntegrator<dim, n_components, Number>::memory_consumption() const
     {
@@ -466,10 +633,16 @@ namespace dealii
              geometry_gradients.memory_consumption() +
              weights.memory_consumption() +
              support_points.memory_consumption() +
+             reference_tensor.memory_consumption() +
+             base_index.memory_consumption() +
+             geometry_tensors.memory_consumption() +
              cell_keys.memory_consumption() + cell_lines.memory_consumption() +
              line_offsets.memory_consumption() +
              line_keys.memory_consumption() +
              line_weights.memory_consumption() +
+             line_inhomogeneities.memory_consumption() +
+             loads.memory_consumption() +
+             vector_index_of_key.memory_consumption() +
              ghost_row_of_key.memory_consumption() +
              ghost_offsets.memory_consumption() +
              ghost_columns.memory_consumption() +

@@ -3,8 +3,9 @@
 // coefficient of x, Helmholtz with a tensor coefficient, convection-
 // diffusion-reaction (non-symmetric), mass on FE_DGQ, linear elasticity on
 // FESystem(FE_Q, dim), on curved meshes (MappingQ(2) on the ball), on
-// triangles and tetrahedra (FE_SimplexP, MappingFE), double and float; and
-// the unsupported cases as clear exceptions.
+// triangles, tetrahedra and a prism (FE_SimplexP, FE_WedgeP, MappingFE),
+// double and float; element vectors of a load (f, v) + (h, grad v) on the
+// same elements; and the unsupported cases as clear exceptions.
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/operators/operations.h>
 
@@ -16,6 +17,7 @@
 #include <deal.II/fe/fe_simplex_p.h>
 #include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/fe_wedge_p.h>
 #include <deal.II/fe/mapping_fe.h>
 #include <deal.II/fe/mapping_q.h>
 #include <deal.II/grid/grid_generator.h>
@@ -24,6 +26,7 @@
 
 #include "../meshes.h"
 #include "../tests.h"
+#include "loads.h"
 
 // A non-symmetric tensor of x, positive definite in its symmetric part.
 struct TensorOfX
@@ -86,12 +89,17 @@ check(const std::string     &name,
       const Operation       &operation,
       const Form            &form,
       const double           tolerance,
-      const bool             keep_geometry = true)
+      const bool             keep_geometry = true,
+      const bool             per_point     = false)
 {
   GPU::ElementIntegrator<dim, n_comp, Number> integrator;
-  typename GPU::ElementIntegrator<dim, n_comp, Number>::AdditionalData data;
+  using Data =
+      typename GPU::ElementIntegrator<dim, n_comp, Number>::AdditionalData;
+  Data data;
   data.cells_per_batch = 7; // several batches
   data.keep_geometry   = keep_geometry;
+  if (per_point)
+    data.strategy = Data::Strategy::quadrature_points;
   integrator.reinit(mapping, dof, quadrature, data);
   const unsigned int  n = integrator.dofs_per_cell();
   FEValues<dim>       fe_values(mapping,
@@ -127,7 +135,58 @@ check(const std::string     &name,
   const double relative = max_error / max_entry;
   deallog << name << ": " << integrator.n_cells() << " cells, " << n
           << " DoFs a cell, "
+          << (integrator.template uses_reference_tensor<Operation>()
+                  ? "reference tensor, "
+                  : "")
           << (relative < tolerance ? "OK" : "ERROR " + std::to_string(relative))
+          << std::endl;
+}
+
+// Element vectors of LoadOfX against FEValues.
+template <int dim, int n_comp>
+void
+check_loads(const std::string     &name,
+            const Mapping<dim>    &mapping,
+            const DoFHandler<dim> &dof,
+            const Quadrature<dim> &quadrature)
+{
+  GPU::ElementIntegrator<dim, n_comp>                          integrator;
+  typename GPU::ElementIntegrator<dim, n_comp>::AdditionalData data;
+  data.cells_per_batch = 5;
+  integrator.reinit(mapping, dof, quadrature, data);
+  const unsigned int  n = integrator.dofs_per_cell();
+  FEValues<dim>       fe_values(mapping,
+                          dof.get_fe(),
+                          quadrature,
+                          update_values | update_gradients |
+                              update_quadrature_points | update_JxW_values);
+  double              max_error = 0, max_entry = 0;
+  GPU::Array<double>  vectors;
+  std::vector<double> host;
+  for (unsigned int first = 0; first < integrator.n_cells();
+       first += integrator.batch_size())
+  {
+    const unsigned int count =
+        std::min(integrator.batch_size(), integrator.n_cells() - first);
+    integrator.compute_element_vectors(
+        LoadOfX<n_comp>{}, first, count, vectors);
+    vectors.copy_to(host);
+    for (unsigned int c = 0; c < count; ++c)
+    {
+      fe_values.reinit(integrator.get_cells()[first + c]);
+      for (unsigned int i = 0; i < n; ++i)
+      {
+        double reference = 0;
+        for (unsigned int q = 0; q < quadrature.size(); ++q)
+          reference += load_entry(fe_values, q, i);
+        max_error = std::max(max_error, std::abs(host[c * n + i] - reference));
+        max_entry = std::max(max_entry, std::abs(reference));
+      }
+    }
+  }
+  const double relative = max_error / max_entry;
+  deallog << name << " element vectors: " << integrator.n_cells() << " cells, "
+          << (relative < 1e-12 ? "OK" : "ERROR " + std::to_string(relative))
           << std::endl;
 }
 
@@ -250,6 +309,114 @@ hypercube_cases()
                  2. * v[u].divergence(j, q) * v[u].divergence(i, q);
         },
         1e-12);
+    check_loads<dim, dim>("load Q2^dim", mapping, dof, QGauss<dim>(3));
+  }
+  deallog.pop();
+}
+
+// Affine cells (sheared cubes, MappingQ(1)) and constant coefficients:
+// the reference-tensor strategy (automatic) and the per-point one.
+template <int dim>
+void
+affine_cases()
+{
+  Triangulation<dim> tria;
+  GridGenerator::hyper_cube(tria, -1., 1.);
+  tria.refine_global(dim == 2 ? 2 : 1);
+  GridTools::transform(
+      [](const Point<dim> &x)
+      {
+        Point<dim> y = x;
+        y[0] += 0.3 * x[dim - 1];
+        y[1] += 0.2 * x[0] - 0.1 * x[1];
+        return y;
+      },
+      tria);
+  MappingQ<dim> mapping(1);
+  deallog.push(std::to_string(dim) + "d affine");
+  Tensor<2, dim> D;
+  Tensor<1, dim> b;
+  for (unsigned int d = 0; d < dim; ++d)
+  {
+    b[d] = 1. - d;
+    for (unsigned int e = 0; e < dim; ++e)
+      D[d][e] = d == e ? 1.5 + d : (d < e ? 0.3 : -0.2);
+  }
+  using CD = GPU::ConvectionDiffusionOperation<GPU::Constant<Tensor<2, dim>>,
+                                               GPU::Constant<Tensor<1, dim>>,
+                                               GPU::Constant<double>>;
+  auto cd_form =
+      [D, b](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+  {
+    return (D * v.shape_grad(j, q)) * v.shape_grad(i, q) +
+           (b * v.shape_grad(j, q) + 0.5 * v.shape_value(j, q)) *
+               v.shape_value(i, q);
+  };
+  for (const unsigned int k : {1u, 2u, 3u})
+  {
+    FE_Q<dim>       fe(k);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    for (const bool per_point : {false, true})
+      check<dim, 1, double>("convection-diffusion-reaction Q" +
+                                std::to_string(k) +
+                                (per_point ? ", per point" : ""),
+                            mapping,
+                            dof,
+                            QGauss<dim>(k + 1),
+                            CD{{D}, {b}, {0.5}},
+                            cd_form,
+                            1e-12,
+                            true,
+                            per_point);
+  }
+  {
+    FE_Q<dim>       fe(1);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    check<dim, 1, float>("convection-diffusion-reaction Q1 float",
+                         mapping,
+                         dof,
+                         QGauss<dim>(2),
+                         CD{{D}, {b}, {0.5}},
+                         cd_form,
+                         1e-5);
+  }
+  {
+    FESystem<dim>   fe(FE_Q<dim>(2), dim);
+    DoFHandler<dim> dof(tria);
+    dof.distribute_dofs(fe);
+    const FEValuesExtractors::Vector u(0);
+    check<dim, dim, double>(
+        "elasticity lambda = 2, mu = 1.5, Q2^dim",
+        mapping,
+        dof,
+        QGauss<dim>(3),
+        GPU::ElasticityOperation<>{{2.}, {1.5}},
+        [u](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return 3. * scalar_product(v[u].symmetric_gradient(j, q),
+                                     v[u].symmetric_gradient(i, q)) +
+                 2. * v[u].divergence(j, q) * v[u].divergence(i, q);
+        },
+        1e-12);
+  }
+  {
+    // Simplices under MappingFE(P1) are affine too.
+    Triangulation<dim> simplices;
+    GridGenerator::subdivided_hyper_cube_with_simplices(simplices, 2);
+    GridTools::distort_random(0.2, simplices, false, 5);
+    MappingFE<dim>   mapping_fe(FE_SimplexP<dim>(1));
+    FE_SimplexP<dim> fe(2);
+    DoFHandler<dim>  dof(simplices);
+    dof.distribute_dofs(fe);
+    check<dim, 1, double>("convection-diffusion-reaction P2",
+                          mapping_fe,
+                          dof,
+                          QGaussSimplex<dim>(3),
+                          CD{{D}, {b}, {0.5}},
+                          cd_form,
+                          1e-12);
   }
   deallog.pop();
 }
@@ -282,6 +449,44 @@ simplex_cases()
                  2. * v.shape_value(i, q) * v.shape_value(j, q);
         },
         1e-12);
+    check_loads<dim, 1>(
+        "load P" + std::to_string(k), mapping, dof, QGaussSimplex<dim>(k + 1));
+  }
+  deallog.pop();
+}
+
+// One prism (deal.II 9.4 does not refine them), its vertices moved.
+void
+wedge_cases()
+{
+  Triangulation<3> tria;
+  GridGenerator::reference_cell(tria, ReferenceCells::Wedge);
+  GridTools::distort_random(0.1, tria, false, 3);
+  MappingFE<3> mapping(FE_WedgeP<3>(1));
+  deallog.push("3d wedge");
+  for (const unsigned int k : {1u, 2u})
+  {
+    FE_WedgeP<3>  fe(k);
+    DoFHandler<3> dof(tria);
+    dof.distribute_dofs(fe);
+    check<3, 1, double>(
+        "Helmholtz a(x), c = 2, wedge P" + std::to_string(k),
+        mapping,
+        dof,
+        QGaussWedge<3>(k + 1),
+        GPU::HelmholtzOperation<BallOfX, GPU::Constant<double>>{BallOfX{},
+                                                                {2.}},
+        [](const FEValues<3> &v, unsigned q, unsigned i, unsigned j)
+        {
+          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+                     v.shape_grad(j, q) +
+                 2. * v.shape_value(i, q) * v.shape_value(j, q);
+        },
+        1e-12);
+    check_loads<3, 1>("load wedge P" + std::to_string(k),
+                      mapping,
+                      dof,
+                      QGaussWedge<3>(k + 1));
   }
   deallog.pop();
 }
@@ -323,6 +528,24 @@ errors()
                  "initialize_matrix",
                  [&]
                  { integrator.assemble(GPU::MassOperation<>{{1.}}, matrix); });
+    using Data = GPU::ElementIntegrator<2, 1>::AdditionalData;
+    Data data;
+    data.strategy = Data::Strategy::reference_tensor;
+    expect_error(
+        "reference tensor for an operation of x",
+        "uses_quadrature_points = false",
+        [&]
+        {
+          GPU::ElementIntegrator<2, 1> forced;
+          forced.reinit(mapping, dof, QGauss<2>(2), data);
+          GPU::Array<double> matrices;
+          forced.compute_element_matrices(
+              GPU::LaplaceOperation<BallOfX>{BallOfX{}}, 0, 1, matrices);
+        });
+    GPU::Vector<double> rhs;
+    expect_error("assemble_rhs before initialize_matrix",
+                 "initialize_matrix",
+                 [&] { integrator.assemble_rhs(LoadOfX<1>{}, rhs); });
   }
 }
 
@@ -333,7 +556,10 @@ main(int argc, char **argv)
   LogInit                          log;
   hypercube_cases<2>();
   hypercube_cases<3>();
+  affine_cases<2>();
+  affine_cases<3>();
   simplex_cases<2>();
   simplex_cases<3>();
+  wedge_cases();
   errors();
 }

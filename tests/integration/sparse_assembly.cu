@@ -3,12 +3,16 @@
 // separately) with AffineConstraints::distribute_local_to_global() into a
 // TrilinosWrappers::SparseMatrix: adaptively refined ball meshes (hanging
 // nodes on faces and, in 3D, edges), zero Dirichlet values, distributed over
-// the ranks. Then GPU::SparseMatrix itself against the Trilinos matrix:
-// vmult with each SpMV kernel, Tvmult of a non-symmetric matrix, copy_from
-// a Trilinos matrix, and CG with Jacobi on both (same iteration counts).
+// the ranks; the right-hand side of a load (f, v) + (h, grad v) with
+// nonzero Dirichlet values (assemble() with a source: the inhomogeneity
+// terms), and alone (assemble_rhs()). Then GPU::SparseMatrix itself against the
+// Trilinos matrix: vmult with each SpMV kernel, Tvmult of a non-symmetric
+// matrix, copy_from a Trilinos matrix, and CG with Jacobi on both (same
+// iteration counts).
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/operators/operations.h>
 
+#include <deal.II/base/function_lib.h>
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_tools.h>
@@ -27,6 +31,7 @@
 
 #include "../meshes.h"
 #include "../tests.h"
+#include "loads.h"
 
 template <int dim>
 double
@@ -71,6 +76,21 @@ compare(const std::string                    &name,
                   : "ERROR " + std::to_string(relative) + " outside " +
                         std::to_string(outside) + " entries " +
                         std::to_string(entries))
+          << std::endl;
+}
+
+// max |ours - reference| / max |reference| over the owned entries.
+void
+compare_vectors(const std::string         &name,
+                const GPU::Vector<double> &ours,
+                const HostVector          &reference)
+{
+  HostVector copy(reference.get_partitioner());
+  ours.copy_locally_owned_data_to(copy);
+  copy -= reference;
+  const double relative = copy.linfty_norm() / reference.linfty_norm();
+  deallog << name << ": "
+          << (relative < 1e-12 ? "OK" : "ERROR " + std::to_string(relative))
           << std::endl;
 }
 
@@ -145,7 +165,7 @@ run(const std::string &name,
   AffineConstraints<double> constraints(relevant);
   DoFTools::make_hanging_node_constraints(dof, constraints);
   VectorTools::interpolate_boundary_values(
-      mapping, dof, 0, Functions::ZeroFunction<dim>(n_comp), constraints);
+      mapping, dof, 0, Functions::CosineFunction<dim>(n_comp), constraints);
   constraints.close();
   const QGauss<dim> quadrature(degree + 1);
 
@@ -159,7 +179,11 @@ run(const std::string &name,
       false,
       Utilities::MPI::this_mpi_process(MPI_COMM_WORLD));
   pattern.compress();
-  TrilinosWrappers::SparseMatrix       reference(pattern);
+  TrilinosWrappers::SparseMatrix reference(pattern);
+  const auto                     owned = dof.locally_owned_dofs();
+  HostVector                     rhs_reference(owned, relevant, MPI_COMM_WORLD),
+      load_reference(owned, relevant, MPI_COMM_WORLD);
+  Vector<double>                       cell_rhs(fe.n_dofs_per_cell());
   FEValues<dim>                        fe_values(mapping,
                           fe,
                           quadrature,
@@ -173,14 +197,22 @@ run(const std::string &name,
     {
       fe_values.reinit(cell);
       cell_matrix = 0;
+      cell_rhs    = 0;
       for (unsigned int q = 0; q < quadrature.size(); ++q)
         for (unsigned int i = 0; i < n; ++i)
+        {
+          cell_rhs(i) += load_entry(fe_values, q, i);
           for (unsigned int j = 0; j < n; ++j)
             cell_matrix(i, j) += form(fe_values, q, i, j) * fe_values.JxW(q);
+        }
       cell->get_dof_indices(indices);
-      constraints.distribute_local_to_global(cell_matrix, indices, reference);
+      constraints.distribute_local_to_global(
+          cell_matrix, cell_rhs, indices, reference, rhs_reference);
+      constraints.distribute_local_to_global(cell_rhs, indices, load_reference);
     }
   reference.compress(VectorOperation::add);
+  rhs_reference.compress(VectorOperation::add);
+  load_reference.compress(VectorOperation::add);
 
   // Ours.
   GPU::ElementIntegrator<dim, n_comp>                          integrator;
@@ -194,6 +226,17 @@ run(const std::string &name,
   // Assembling again gives the same matrix (it is zeroed first).
   integrator.assemble(operation, matrix);
   compare(name + " assembled twice", matrix, reference);
+  {
+    // The system: the matrix again and the right-hand side with the
+    // inhomogeneity terms; then the load alone.
+    GPU::Vector<double> rhs;
+    integrator.assemble(operation, LoadOfX<n_comp>{}, matrix, rhs);
+    compare(name + " assembled with the right-hand side", matrix, reference);
+    compare_vectors(
+        name + " right-hand side (Dirichlet values)", rhs, rhs_reference);
+    integrator.assemble_rhs(LoadOfX<n_comp>{}, rhs);
+    compare_vectors(name + " assemble_rhs", rhs, load_reference);
+  }
   products(name, matrix, reference, !symmetric);
 
   GPU::SparseMatrix<double> copy;
@@ -209,7 +252,6 @@ run(const std::string &name,
   if (symmetric)
   {
     // CG with Jacobi on both: the same iterations.
-    const auto owned = dof.locally_owned_dofs();
     HostVector b(owned, MPI_COMM_WORLD), x(owned, MPI_COMM_WORLD);
     for (const auto i : owned)
       b(i) = constraints.is_constrained(i) ? 0. : 1.;
