@@ -23,35 +23,44 @@ namespace Applications
   /**
    * Call run(std::integral_constant<int, dim>, std::integral_constant<int,
    * degree>) for dim in {2, 3} and degree in 1..4 as @p param says
-   * (members dim, degree).
+   * (members dim, degree), where the build compiles that pair (CMake's
+   * DEAL_II_GPU_APPLICATION_CASES, a bit mask here: bit 4 (dim - 2) +
+   * degree - 1).
    */
   template <typename Parameters, typename Run>
   void dispatch(const Parameters &param, const Run &run)
   {
-    const auto with_dim = [&](auto dim)
+#ifndef DEAL_II_GPU_APPLICATION_CASES
+#  define DEAL_II_GPU_APPLICATION_CASES 0xff
+#endif
+    bool ran   = false;
+    auto case_ = [&](auto dim, auto degree)
     {
-      switch (param.degree)
-      {
-      case 1:
-        run(dim, std::integral_constant<int, 1>());
-        break;
-      case 2:
-        run(dim, std::integral_constant<int, 2>());
-        break;
-      case 3:
-        run(dim, std::integral_constant<int, 3>());
-        break;
-      case 4:
-        run(dim, std::integral_constant<int, 4>());
-        break;
-      default:
-        AssertThrow(false, ExcMessage("Degree must be 1 to 4"));
-      }
+      constexpr unsigned int bit = 4 * (dim() - 2) + degree() - 1;
+      if constexpr (((DEAL_II_GPU_APPLICATION_CASES >> bit) & 1) != 0)
+        if (param.dim == dim() && param.degree == degree())
+        {
+          run(dim, degree);
+          ran = true;
+        }
     };
-    if (param.dim == 2)
-      with_dim(std::integral_constant<int, 2>());
-    else
-      with_dim(std::integral_constant<int, 3>());
+    auto with_dim = [&](auto dim)
+    {
+      case_(dim, std::integral_constant<int, 1>());
+      case_(dim, std::integral_constant<int, 2>());
+      case_(dim, std::integral_constant<int, 3>());
+      case_(dim, std::integral_constant<int, 4>());
+    };
+    with_dim(std::integral_constant<int, 2>());
+    with_dim(std::integral_constant<int, 3>());
+    AssertThrow(ran,
+                ExcMessage("Dimension " + std::to_string(param.dim) +
+                           " and degree " + std::to_string(param.degree) +
+                           " are not compiled in this build: the degree must "
+                           "be 1 to 4, and CMake's "
+                           "DEAL_II_GPU_APPLICATION_CASES must list " +
+                           std::to_string(param.dim) + ":" +
+                           std::to_string(param.degree) + "."));
   }
 
   /**
