@@ -61,7 +61,7 @@ namespace dealii
      *   precomputed once, one thread an entry: (1 + dim)^2 products an
      *   entry instead of (1 + dim) per quadrature point.
      * The automatic choice takes the reference tensor wherever it applies:
-     * on the H100 it was 4-23 times faster for Q1-Q4 (doc/benchmarks.md).
+     * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md).
      * Each thread of the contraction computes one entry of
      * AdditionalData::cells_per_thread cells.
      */
@@ -253,6 +253,16 @@ namespace dealii
       // Zero the load vector, or add it into rhs (compress first).
       void start_rhs();
       void finish_rhs(Vector<Number> &rhs);
+      // The kernels' view of the reference geometry data and @p points.
+      internal::PointGeometry<dim, Number>
+      point_geometry(const double *points) const
+      {
+        return {points,
+                geometry_values.data(),
+                geometry_gradients.data(),
+                weights.data(),
+                n_geometry};
+      }
       // Throws unless cells first, ..., first + n - 1 are a valid batch.
       void check_batch(const char        *function,
                        const unsigned int first,
@@ -370,12 +380,7 @@ namespace dealii
           compute_by_reference_tensor(operation, points, n, matrices.data());
         return;
       }
-      const internal::PointGeometry<dim, Number> geometry{
-          points,
-          geometry_values.data(),
-          geometry_gradients.data(),
-          weights.data(),
-          n_geometry};
+      const auto geometry = point_geometry(points);
       timer.start("element matrices");
       using Kernel =
           internal::ElementMatrixKernel<dim, n_components, Number, Operation>;
@@ -414,11 +419,7 @@ namespace dealii
         geometry_tensors.resize(std::size_t(cells_per_batch) *
                                 GeometryKernel::stride);
       const GeometryKernel geometry_kernel{operation,
-                                           {points,
-                                            geometry_values.data(),
-                                            geometry_gradients.data(),
-                                            weights.data(),
-                                            n_geometry},
+                                           point_geometry(points),
                                            first_weight,
                                            geometry_tensors.data()};
       parallel_for("ElementIntegrator (geometry tensors)", n, geometry_kernel);
@@ -452,12 +453,7 @@ namespace dealii
         vectors.resize(std::size_t(cells_per_batch) * n_dofs);
       if (n == 0)
         return;
-      const internal::PointGeometry<dim, Number> geometry{
-          batch_support_points(first, n),
-          geometry_values.data(),
-          geometry_gradients.data(),
-          weights.data(),
-          n_geometry};
+      const auto geometry = point_geometry(batch_support_points(first, n));
       timer.start("element vectors");
       using Kernel =
           internal::ElementVectorKernel<dim, n_components, Number, Source>;
