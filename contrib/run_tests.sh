@@ -11,7 +11,9 @@
 #   other tests would run the same host-backend code again);
 # - the applications compile the (dimension, degree) pairs their runs use;
 # - without a GPU, nvcc stops at PTX (the kernels are compiled and checked
-#   up to the assembler, which only the GPU machine needs);
+#   up to the assembler, which only the GPU machine needs), and the
+#   heaviest tests compile a subset of their cases (DEAL_II_GPU_FULL_TESTS,
+#   tests/tests.h; DEALII_GPU_FULL_TESTS=ON here compiles all);
 # - the benchmarks are not built: contrib/gpu/pack.sh builds them all with
 #   CUDA for the GPU machine (DEALII_GPU_BENCHMARKS=1 builds them here in
 #   the configuration without CUDA, as C++).
@@ -26,11 +28,16 @@ jobs=$(nproc)
 # the applications compile these only.
 application_cases="helmholtz:2:2;poisson:2:3;elasticity:3:2"
 
-# Without a GPU the kernels never run here: PTX only (no ptxas, no SASS).
+# Without a GPU the kernels never run here: PTX only (no ptxas, no SASS),
+# and the heaviest tests compile their CI subset of cases (every feature,
+# low degrees; the GPU machine compiles and runs all of them).
 cuda_architectures=""
+full_tests=ON
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   cuda_architectures="-DCMAKE_CUDA_ARCHITECTURES=90-virtual"
+  full_tests=OFF
 fi
+full_tests=${DEALII_GPU_FULL_TESTS:-$full_tests}
 
 status=0
 all_areas="base;lac;matrix_free;multigrid;operators;integration;unit;package;applications"
@@ -47,7 +54,8 @@ for config in $configs; do
     -DDEAL_II_GPU_BUILD_BENCHMARKS="$benchmarks" \
     -DDEAL_II_GPU_CEED_BPS_DEGREES=2 \
     -DDEAL_II_GPU_APPLICATION_CASES="$application_cases" \
-    -DDEAL_II_GPU_TEST_AREAS="$areas" $cuda_architectures
+    -DDEAL_II_GPU_TEST_AREAS="$areas" -DDEAL_II_GPU_FULL_TESTS="$full_tests" \
+    $cuda_architectures
   (cd "$dir" && ctest -j"$jobs" --output-on-failure) || status=1
 done
 exit $status

@@ -99,9 +99,32 @@ namespace dealii
                   ExcMessage("ElementIntegrator: empty quadrature."));
       mapping           = &mapping_in;
       this->dof_handler = &dof_handler_in;
+      level             = additional_data.mg_level;
       cells.clear();
-      for (const auto &cell : dof_handler.active_cell_iterators())
-        if (cell->is_locally_owned())
+      const bool on_level = level != numbers::invalid_unsigned_int;
+      if (on_level)
+      {
+        AssertThrow(dof_handler.has_level_dofs(),
+                    ExcMessage("ElementIntegrator: mg_level " +
+                               std::to_string(level) +
+                               " on a DoFHandler without level DoFs (call "
+                               "distribute_mg_dofs())."));
+        AssertThrow(
+            level < dof_handler.get_triangulation().n_global_levels(),
+            ExcMessage("ElementIntegrator: mg_level " + std::to_string(level) +
+                       " of a mesh with " +
+                       std::to_string(
+                           dof_handler.get_triangulation().n_global_levels()) +
+                       " levels."));
+      }
+      const auto cell_range =
+          on_level ? dof_handler.cell_iterators_on_level(std::min(
+                         level, dof_handler.get_triangulation().n_levels() - 1))
+                   : dof_handler.cell_iterators();
+      for (const auto &cell : cell_range)
+        if (on_level ? (cell->level() == int(level) &&
+                        cell->is_locally_owned_on_level())
+                     : (cell->is_active() && cell->is_locally_owned()))
         {
           AssertThrow(cell->reference_cell() == fe.reference_cell(),
                       ExcMessage("ElementIntegrator: a " +
@@ -340,23 +363,25 @@ namespace dealii
       timer.start("mapping support points");
       std::vector<double>   host(std::size_t(n) * n_geometry * dim);
       const Quadrature<dim> support_quadrature(geometry_support_points);
-      parallel_for_chunks(n,
-                          cell_grain,
-                          [&](const std::size_t begin, const std::size_t end)
-                          {
-                            FEValues<dim> fe_values(*mapping,
-                                                    cells[first]->get_fe(),
-                                                    support_quadrature,
-                                                    update_quadrature_points);
-                            for (std::size_t c = begin; c < end; ++c)
-                            {
-                              fe_values.reinit(cells[first + c]);
-                              for (unsigned int k = 0; k < n_geometry; ++k)
-                                for (unsigned int d = 0; d < dim; ++d)
-                                  host[(c * n_geometry + k) * dim + d] =
-                                      fe_values.quadrature_point(k)[d];
-                            }
-                          });
+      parallel_for_chunks(
+          n,
+          cell_grain,
+          [&](const std::size_t begin, const std::size_t end)
+          {
+            FEValues<dim> fe_values(*mapping,
+                                    cells[first]->get_fe(),
+                                    support_quadrature,
+                                    update_quadrature_points);
+            for (std::size_t c = begin; c < end; ++c)
+            {
+              fe_values.reinit(
+                  typename Triangulation<dim>::cell_iterator(cells[first + c]));
+              for (unsigned int k = 0; k < n_geometry; ++k)
+                for (unsigned int d = 0; d < dim; ++d)
+                  host[(c * n_geometry + k) * dim + d] =
+                      fe_values.quadrature_point(k)[d];
+            }
+          });
       Memory::copy_to_backend(Device::backend(),
                               destination,
                               host.data(),
@@ -374,9 +399,13 @@ namespace dealii
       using size_type = types::global_dof_index;
       timer.clear();
       timer.start("sparsity pattern");
-      const IndexSet           owned = dof_handler->locally_owned_dofs();
+      const bool     on_level = level != numbers::invalid_unsigned_int;
+      const IndexSet owned    = on_level
+                                    ? dof_handler->locally_owned_mg_dofs(level)
+                                    : dof_handler->locally_owned_dofs();
       internal::ElementPattern pattern;
-      pattern.build<dim>(cells, n_dofs, constraints, owned, communicator);
+      pattern.build<dim>(
+          cells, level, n_dofs, constraints, owned, communicator);
       matrix.reinit(
           owned, pattern.owned_offsets, pattern.owned_columns, communicator);
       std::vector<std::size_t>().swap(pattern.owned_offsets);
@@ -451,7 +480,7 @@ namespace dealii
       // The loads' layout: owned entries, then every DoF a key past them
       // names, so that compress() takes them to their owners.
       {
-        IndexSet others(dof_handler->n_dofs());
+        IndexSet others(owned.size());
         others.add_indices(partitioner.ghost_indices());
         others.add_indices(extras.begin(), extras.end());
         others.compress();

@@ -106,9 +106,9 @@ namespace dealii
 
       template <int dim>
       void ElementPattern::build(
-          const std::vector<typename DoFHandler<dim>::active_cell_iterator>
-                                          &cells,
-          const unsigned int               n,
+          const std::vector<typename DoFHandler<dim>::cell_iterator> &cells,
+          const unsigned int                                          level,
+          const unsigned int                                          n,
           const AffineConstraints<double> &constraints,
           const IndexSet                  &owned,
           const MPI_Comm                   communicator)
@@ -134,7 +134,10 @@ namespace dealii
                               auto &list = chunk_lists[begin / cell_grain];
                               for (std::size_t c = begin; c < end; ++c)
                               {
-                                cells[c]->get_dof_indices(indices);
+                                if (level == numbers::invalid_unsigned_int)
+                                  cells[c]->get_dof_indices(indices);
+                                else
+                                  cells[c]->get_mg_dof_indices(indices);
                                 for (unsigned int i = 0; i < n; ++i)
                                 {
                                   cell_dofs[c * n + i] = indices[i];
@@ -335,13 +338,15 @@ namespace dealii
       }
 
       template void ElementPattern::build<2>(
-          const std::vector<DoFHandler<2>::active_cell_iterator> &,
+          const std::vector<DoFHandler<2>::cell_iterator> &,
+          const unsigned int,
           const unsigned int,
           const AffineConstraints<double> &,
           const IndexSet &,
           const MPI_Comm);
       template void ElementPattern::build<3>(
-          const std::vector<DoFHandler<3>::active_cell_iterator> &,
+          const std::vector<DoFHandler<3>::cell_iterator> &,
+          const unsigned int,
           const unsigned int,
           const AffineConstraints<double> &,
           const IndexSet &,

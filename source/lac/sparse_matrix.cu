@@ -215,8 +215,10 @@ namespace dealii
             });
       }
 
-      // The kernels of SparseMatrix, outside the class (nvcc: an extended
-      // lambda's enclosing function must not be a private member).
+    } // namespace
+
+    namespace internal
+    {
       template <typename Number>
       void csr_product(const unsigned int  n_rows,
                        const unsigned int *offs,
@@ -237,6 +239,26 @@ namespace dealii
                      });
       }
 
+      template void csr_product(const unsigned int,
+                                const unsigned int *,
+                                const unsigned int *,
+                                const float *,
+                                const float *,
+                                float *,
+                                const bool);
+      template void csr_product(const unsigned int,
+                                const unsigned int *,
+                                const unsigned int *,
+                                const double *,
+                                const double *,
+                                double *,
+                                const bool);
+    } // namespace internal
+
+    namespace
+    {
+      // The kernels of SparseMatrix, outside the class (nvcc: an extended
+      // lambda's enclosing function must not be a private member).
       template <typename Number>
       void ellpack_product(const unsigned int  n_rows,
                            const unsigned int *lengths,
@@ -650,7 +672,7 @@ namespace dealii
                         add);
         return;
       }
-      csr_product(
+      internal::csr_product(
           n_rows, rows.data(), columns.data(), entries.data(), x, y, add);
     }
 

@@ -586,6 +586,21 @@ namespace dealii
         fine = Number();
       else
         fine.zero_out_ghost_values();
+      prolongate_cells(to_level, coarse.get_values(), fine.get_values());
+      fine.compress(VectorOperation::add);
+      if (!direct)
+      {
+        if (add)
+          dst += fine;
+        else
+          dst.copy_locally_owned_data_from(fine);
+      }
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::prolongate_cells(
+        const unsigned int to_level, const Number *coarse, Number *fine) const
+    {
       const LevelTransfer                  &t = transfers[to_level];
       const internal::TransferCells<Number> data{degree + 1,
                                                  2 * degree + 1,
@@ -598,16 +613,26 @@ namespace dealii
           "MGTransferMatrixFree::prolongate",
           t.n_coarse_cells,
           data,
-          internal::ProlongateCells<dim, Number>{
-              data, coarse.get_values(), fine.get_values()});
-      fine.compress(VectorOperation::add);
-      if (!direct)
-      {
-        if (add)
-          dst += fine;
-        else
-          dst.copy_locally_owned_data_from(fine);
-      }
+          internal::ProlongateCells<dim, Number>{data, coarse, fine});
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::restrict_cells(
+        const unsigned int from_level, const Number *fine, Number *coarse) const
+    {
+      const LevelTransfer                  &t = transfers[from_level];
+      const internal::TransferCells<Number> data{degree + 1,
+                                                 2 * degree + 1,
+                                                 n_components,
+                                                 t.coarse_indices.data(),
+                                                 t.fine_indices.data(),
+                                                 t.weights.data(),
+                                                 prolongation_1d.data()};
+      internal::run_transfer<dim, Number>(
+          "MGTransferMatrixFree::restrict_and_add",
+          t.n_coarse_cells,
+          data,
+          internal::RestrictCells<dim, Number>{data, fine, coarse});
     }
 
     template <int dim, typename Number>
@@ -654,20 +679,7 @@ namespace dealii
         coarse.zero_out_ghost_values();
       else
         coarse = Number();
-      const LevelTransfer                  &t = transfers[from_level];
-      const internal::TransferCells<Number> data{degree + 1,
-                                                 2 * degree + 1,
-                                                 n_components,
-                                                 t.coarse_indices.data(),
-                                                 t.fine_indices.data(),
-                                                 t.weights.data(),
-                                                 prolongation_1d.data()};
-      internal::run_transfer<dim, Number>(
-          "MGTransferMatrixFree::restrict_and_add",
-          t.n_coarse_cells,
-          data,
-          internal::RestrictCells<dim, Number>{
-              data, fine.get_values(), coarse.get_values()});
+      restrict_cells(from_level, fine.get_values(), coarse.get_values());
       coarse.compress(VectorOperation::add);
       if (!direct)
         dst += coarse;

@@ -50,28 +50,34 @@ main(int argc, char **argv)
   MPILogInitAll                    log;
   test<2, 1, 1, double>(false, false, 3);
   test<2, 2, 1, double>(true, true, 2, false, Geometry::points);
-  test<2, 3, 2, double>(true, false, 2, true);
-  test<2, 4, 1, float>(false, false, 2);
-  test<2, 5, 1, double>(true, true, 1, true, Geometry::points);
-  test<2, 6, 2, double>(false, false, 2, false, Geometry::points);
-  test<2, 7, 1, float>(true, false, 1);
-  test<2, 8, 1, double>(true, false, 1, true);
+  FULL_TESTS_ONLY(test<2, 3, 2, double>(true, false, 2, true));
+  FULL_TESTS_ONLY(test<2, 4, 1, float>(false, false, 2));
+  FULL_TESTS_ONLY(test<2, 5, 1, double>(true, true, 1, true, Geometry::points));
+  FULL_TESTS_ONLY(
+      test<2, 6, 2, double>(false, false, 2, false, Geometry::points));
+  FULL_TESTS_ONLY(test<2, 7, 1, float>(true, false, 1));
+  FULL_TESTS_ONLY(test<2, 8, 1, double>(true, false, 1, true));
   test<3, 1, 1, double>(true, false, 2, true);
   test<3, 1, 3, double>(false, true, 2, true, Geometry::points);
   test<3, 2, 1, double>(false, true, 2);
-  test<3, 3, 3, double>(true, false, 1, true, Geometry::points);
-  test<3, 4, 1, float>(true, false, 1, false, Geometry::points);
-  test<3, 5, 1, double>(false, false, 2, true);
-  test<3, 6, 1, double>(true, true, 1, true, Geometry::points);
-  test<3, 7, 1, float>(false, false, 2, true);
-  test<3, 8, 1, double>(true, false, 0, false, Geometry::points);
+  FULL_TESTS_ONLY(
+      test<3, 3, 3, double>(true, false, 1, true, Geometry::points));
+  FULL_TESTS_ONLY(
+      test<3, 4, 1, float>(true, false, 1, false, Geometry::points));
+  FULL_TESTS_ONLY(test<3, 5, 1, double>(false, false, 2, true));
+  FULL_TESTS_ONLY(test<3, 6, 1, double>(true, true, 1, true, Geometry::points));
+  FULL_TESTS_ONLY(test<3, 7, 1, float>(false, false, 2, true));
+  FULL_TESTS_ONLY(
+      test<3, 8, 1, double>(true, false, 0, false, Geometry::points));
   // The mapping field: each fine cell gathers its own nodes (not the
   // coarse DoFs its values are interpolated from).
-  test<2, 2, 1, double, Cell::function>(true, false, 2, true, Geometry::field);
+  FULL_TESTS_ONLY(test<2, 2, 1, double, Cell::function>(
+      true, false, 2, true, Geometry::field));
   test<3, 2, 1, double, Cell::function>(true, true, 1, false, Geometry::field);
-  test<3, 3, 1, float, Cell::function>(true, false, 1, true, Geometry::field);
+  FULL_TESTS_ONLY(test<3, 3, 1, float, Cell::function>(
+      true, false, 1, true, Geometry::field));
   // The merged diffusion tensor (LaplaceTensorCell).
-  test<2, 3, 1, double, Cell::tensor>(true, true, 2, true);
+  FULL_TESTS_ONLY(test<2, 3, 1, double, Cell::tensor>(true, true, 2, true));
   test<3, 2, 1, double, Cell::tensor>(true, false, 1);
   // Where a uniform mesh would run one thread per cell, the automatic
   // layout takes one thread per point here (not compiled with hanging
@@ -92,13 +98,13 @@ main(int argc, char **argv)
                         Geometry::jacobians,
                         GPU::CellThreads::automatic,
                         Renumbering::level_1_blocks);
-  test<2, 3, 1, double>(true,
-                        false,
-                        4,
-                        false,
-                        Geometry::jacobians,
-                        GPU::CellThreads::automatic,
-                        Renumbering::level_1_blocks);
+  FULL_TESTS_ONLY(test<2, 3, 1, double>(true,
+                                        false,
+                                        4,
+                                        false,
+                                        Geometry::jacobians,
+                                        GPU::CellThreads::automatic,
+                                        Renumbering::level_1_blocks));
   test<3, 1, 1, double>(
       false, true, 2, true, Geometry::points, GPU::CellThreads::automatic);
 }

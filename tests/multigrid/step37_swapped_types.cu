@@ -131,6 +131,5 @@ main(int argc, char **argv)
   MPILogInitAll                    log;
   for (unsigned int r = 2; r <= 4; ++r)
     run<2, 2>(r);
-  for (unsigned int r = 1; r <= 2; ++r)
-    run<3, 2>(r);
+  FULL_TESTS_ONLY(for (unsigned int r = 1; r <= 2; ++r) run<3, 2>(r));
 }

@@ -97,6 +97,10 @@ namespace dealii
          *  or 2 GiB on the host backend; false: computed on the host for
          *  each batch of each call). */
         bool keep_geometry = true;
+        /** The multigrid level whose cells and level DoFs (MGConstrainedDoFs'
+         *  level constraints) are assembled; numbers::invalid_unsigned_int:
+         *  the active cells and DoFs. */
+        unsigned int mg_level = numbers::invalid_unsigned_int;
       };
 
       /** Set up the reference data, the list of locally owned cells and
@@ -108,12 +112,16 @@ namespace dealii
                   const Quadrature<dim> &quadrature,
                   const AdditionalData  &additional_data = AdditionalData());
 
+      /** The level of AdditionalData::mg_level (invalid_unsigned_int for
+       *  the active cells). */
+      unsigned int get_mg_level() const { return level; }
+
       /** Locally owned cells, in the order of the element matrices. */
       unsigned int n_cells() const { return cells.size(); }
 
       unsigned int dofs_per_cell() const { return n_dofs; }
 
-      const std::vector<typename DoFHandler<dim>::active_cell_iterator> &
+      const std::vector<typename DoFHandler<dim>::cell_iterator> &
       get_cells() const
       {
         return cells;
@@ -280,7 +288,8 @@ namespace dealii
 
       const Mapping<dim>    *mapping     = nullptr;
       const DoFHandler<dim> *dof_handler = nullptr;
-      std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
+      unsigned int           level       = numbers::invalid_unsigned_int;
+      std::vector<typename DoFHandler<dim>::cell_iterator> cells;
       std::vector<Point<dim>>           geometry_support_points;
       unsigned int                      n_dofs          = 0;
       unsigned int                      n_q             = 0;
@@ -513,11 +522,11 @@ namespace dealii
     {
       constexpr bool with_matrix = !std::is_same_v<Operation, NoOperation>;
       constexpr bool with_vector = !std::is_same_v<Source, NoOperation>;
-      AssertThrow(matrix_initialized &&
-                      (!with_matrix || (matrix->local_size() == n_owned_rows &&
-                                        matrix->n_nonzero_elements() > 0)),
-                  ExcMessage("ElementIntegrator::assemble: call "
-                             "initialize_matrix() with this matrix first."));
+      AssertThrow(
+          matrix_initialized &&
+              (!with_matrix || matrix->get_partitioner() == matrix_partitioner),
+          ExcMessage("ElementIntegrator::assemble: call "
+                     "initialize_matrix() with this matrix first."));
       timer.clear();
       if constexpr (with_matrix)
       {

@@ -57,11 +57,13 @@ namespace dealii
         unsigned int line_of(const size_type g) const;
 
         /** Everything above, on the set-up threads (the exchange with the
-         *  other ranks in between). */
+         *  other ranks in between), from the active DoFs of @p cells or,
+         *  for a @p level other than numbers::invalid_unsigned_int, their
+         *  level DoFs. */
         template <int dim>
         void
-        build(const std::vector<typename DoFHandler<dim>::active_cell_iterator>
-                                              &cells,
+        build(const std::vector<typename DoFHandler<dim>::cell_iterator> &cells,
+              const unsigned int                                          level,
               const unsigned int               dofs_per_cell,
               const AffineConstraints<double> &constraints,
               const IndexSet                  &owned,

@@ -26,6 +26,17 @@ namespace dealii
     {
       /** cuSPARSE's handle, descriptors and work buffer of one matrix. */
       struct CusparseData;
+
+      /** y (+)= A x for a CSR matrix in local indices (offsets: n_rows +
+       *  1 positions), one thread a row, on the active backend. */
+      template <typename Number>
+      void csr_product(const unsigned int  n_rows,
+                       const unsigned int *offsets,
+                       const unsigned int *columns,
+                       const Number       *values,
+                       const Number       *x,
+                       Number             *y,
+                       const bool          add);
     } // namespace internal
 
     /**

@@ -132,7 +132,21 @@ namespace dealii
       /** Device and host bytes of the index lists, weights and vectors. */
       std::size_t memory_consumption() const;
 
-    private:
+    protected:
+      /**
+       * The per-cell part of prolongate(): fine += W P coarse on the
+       * transfer vectors' local entries (owned and ghost) of level @p
+       * to_level and the level below. MGTransferSparseMatrix replaces it.
+       */
+      virtual void prolongate_cells(const unsigned int to_level,
+                                    const Number      *coarse,
+                                    Number            *fine) const;
+
+      /** The per-cell part of restrict_and_add(): coarse += P^T W fine. */
+      virtual void restrict_cells(const unsigned int from_level,
+                                  const Number      *fine,
+                                  Number            *coarse) const;
+
       // Transfer between level l - 1 and l (entry l; entry 0 unused).
       struct LevelTransfer
       {
@@ -147,6 +161,15 @@ namespace dealii
         Array<Number> weights;
       };
 
+      unsigned int               n_levels     = 0;
+      unsigned int               degree       = 0;
+      unsigned int               n_components = 0;
+      Array<Number>              prolongation_1d;
+      std::vector<LevelTransfer> transfers;
+      std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
+          transfer_partitioners;
+
+    private:
       // Copies between the global vector and one level.
       struct LevelCopy
       {
@@ -178,16 +201,9 @@ namespace dealii
                                  const MGLevelObject<VectorType> &src) const;
 
       SmartPointer<const MGConstrainedDoFs> mg_constrained_dofs;
-      unsigned int                          n_levels     = 0;
-      unsigned int                          degree       = 0;
-      unsigned int                          n_components = 0;
-      Array<Number>                         prolongation_1d;
-      std::vector<LevelTransfer>            transfers;
       std::vector<LevelCopy>                copies;
       std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
-          level_partitioners;
-      std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
-                                                         transfer_partitioners;
+                                                         level_partitioners;
       std::shared_ptr<const Utilities::MPI::Partitioner> global_partitioner;
       std::shared_ptr<const Utilities::MPI::Partitioner>
                                       global_copy_partitioner;

@@ -87,9 +87,9 @@ namespace dealii
       }
 
       /**
-       * @p LevelOperatorType: vmult, initialize_dof_vector,
-       * compute_inverse_diagonal, get_setup_timer and get_matrix_free()
-       * with get_vector_partitioner(); @p TransferType: build(dof_handler,
+       * @p LevelOperatorType: vmult, initialize_dof_vector (whose layout
+       * the transfer takes), compute_inverse_diagonal, m and
+       * get_setup_timer; @p TransferType: build(dof_handler,
        * partitioners) and initialize_constraints() (ours or deal.II's
        * MGTransferMatrixFree).
        */
@@ -149,8 +149,11 @@ namespace dealii
             build_level(operators[level], level_constraints, level);
             setup_timer.add(operators[level].get_setup_timer());
             setup_timer.start("edge operators");
-            partitioners[level] =
-                operators[level].get_matrix_free().get_vector_partitioner();
+            {
+              LevelVector vector;
+              operators[level].initialize_dof_vector(vector);
+              partitioners[level] = vector.get_partitioner();
+            }
             level_operators[level].initialize(
                 operators[level], mg_constrained_dofs, level);
             interface_operators[level].initialize(level_operators[level]);

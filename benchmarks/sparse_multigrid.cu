@@ -1,0 +1,373 @@
+// Geveler et al.'s benchmark redone: Poisson, -div grad u = 1, u = 0 on both
+// boundaries of a plate with a circular hole (GridGenerator::plate_with_a_hole,
+// unstructured around the hole; in 3D extruded), Q1 and Q2, CG to a 1e-8
+// residual reduction preconditioned by GPU::SparseMatrixMultigrid: level
+// matrices assembled on the device, transfer matrices, damped Jacobi or
+// Chebyshev smoothing around the inverse diagonal or SPAI(0), CG-Jacobi
+// coarse solve to 1e-2 (001's choices), each DoF ordering and SpMV kernel,
+// the V-cycle in float (default) or double.
+// The same program runs on the GPU (the default device) and on the host
+// backend with one MPI rank a core (--device=host under mpirun: the same
+// algorithm and kernels on the CPU, unvectorized). --matrix-free adds
+// GPU::MatrixFreeMultigrid's time for the same problem (Chebyshev(5), float
+// V-cycle) to each row.
+//
+//   sparse_multigrid [--dim=2] [--degrees=1,2] [--refinements=4,5,6]
+//     [--orderings=none,cm,xyz,random] [--smoothers=jacobi,spai0,chebyshev]
+//     [--spmv=automatic,csr,ellpack] [--precision=float|double]
+//     [--matrix-free] [--csv=file.csv]
+//
+// Orderings (of the active and every level's DoFs): none (deal.II's),
+// cm (Cuthill-McKee), xyz (downstream along (1, 1e-3, 1e-6)), random; xyz
+// and random on one rank only (deal.II 9.4's crash on several).
+// Columns: mesh = the mesh, DoFs and level DoFs, renumbering, constraints
+// (deal.II, host); matrix = the system matrix and right-hand side
+// (GPU::ElementIntegrator); mg = the multigrid (level matrices, transfer
+// matrices, smoothers); setup = their sum; solve = CG; total = both. mf:
+// the matrix-free multigrid's iterations, set-up (operator, multigrid,
+// right-hand side; the mesh and DoFs not counted) and solve.
+#include <dealii-gpu/base/device.h>
+#include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/multigrid/matrix_free_multigrid.h>
+#include <dealii-gpu/multigrid/sparse_matrix_multigrid.h>
+#include <dealii-gpu/operators/operations.h>
+
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_renumbering.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/lac/solver_cg.h>
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+using namespace dealii;
+
+namespace
+{
+  using Operation = GPU::LaplaceOperation<>;
+  using Load      = GPU::SourceOperation<>;
+  using VectorD   = GPU::Vector<double>;
+
+  struct Options
+  {
+    unsigned int              dim         = 2;
+    std::vector<unsigned int> degrees     = {1, 2};
+    std::vector<unsigned int> refinements = {4, 5, 6};
+    std::vector<std::string>  orderings   = {"none"};
+    std::vector<std::string>  smoothers   = {"jacobi", "spai0"};
+    std::vector<std::string>  spmv        = {"automatic"};
+    bool                      matrix_free = false;
+    bool                      single      = true;
+    std::string               csv         = "sparse_multigrid.csv";
+  };
+
+  struct Row
+  {
+    types::global_dof_index n_dofs     = 0;
+    std::size_t             nnz        = 0;
+    unsigned int            iterations = 0;
+    double                  setup = 0, solve = 0;
+    // Parts of setup: mesh, DoFs, renumbering, constraints; the system
+    // matrix and right-hand side; the multigrid.
+    double       mesh = 0, system = 0, multigrid = 0;
+    unsigned int mf_iterations = 0;
+    double       mf_setup = 0, mf_solve = 0;
+  };
+
+  std::vector<unsigned int> parse_list(const std::string &s)
+  {
+    std::vector<unsigned int> result;
+    for (const auto &t : Utilities::split_string_list(s))
+      result.push_back(Utilities::string_to_int(t));
+    return result;
+  }
+
+  double now()
+  {
+    GPU::Device::synchronize();
+    MPI_Barrier(MPI_COMM_WORLD);
+    return std::chrono::duration<double>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  template <int dim>
+  void renumber(DoFHandler<dim> &dof_handler, const std::string &ordering)
+  {
+    const unsigned int n_levels =
+        dof_handler.get_triangulation().n_global_levels();
+    Tensor<1, dim> direction;
+    for (unsigned int d = 0; d < dim; ++d)
+      direction[d] = std::pow(1e-3, double(d));
+    // deal.II 9.4's downstream and random renumberings crash on a
+    // distributed mesh of several ranks.
+    AssertThrow((ordering != "xyz" && ordering != "random") ||
+                    Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1,
+                ExcMessage("--orderings: xyz and random need one rank"));
+    if (ordering == "cm")
+    {
+      DoFRenumbering::Cuthill_McKee(dof_handler);
+      for (unsigned int l = 0; l < n_levels; ++l)
+        DoFRenumbering::Cuthill_McKee(dof_handler, l);
+    }
+    else if (ordering == "xyz")
+    {
+      DoFRenumbering::downstream(dof_handler, direction);
+      for (unsigned int l = 0; l < n_levels; ++l)
+        DoFRenumbering::downstream(dof_handler, l, direction);
+    }
+    else if (ordering == "random")
+    {
+      DoFRenumbering::random(dof_handler);
+      for (unsigned int l = 0; l < n_levels; ++l)
+        DoFRenumbering::random(dof_handler, l);
+    }
+    else
+      AssertThrow(ordering == "none",
+                  ExcMessage("--orderings: none, cm, xyz, random"));
+  }
+
+  GPU::SparseMatrixMultigridData multigrid_data(const std::string &smoother,
+                                                const std::string &spmv,
+                                                const bool         single)
+  {
+    using Data = GPU::SparseMatrixMultigridData;
+    Data data;
+    data.precision        = single ? Data::Precision::single_precision
+                                   : Data::Precision::double_precision;
+    data.coarse_solver    = Data::CoarseSolver::cg_jacobi;
+    data.coarse_reduction = 1e-2;
+    if (smoother == "chebyshev")
+      data.smoother = Data::Smoother::chebyshev;
+    else
+    {
+      data.smoother         = Data::Smoother::jacobi;
+      data.smoothing_degree = 4;
+      AssertThrow(smoother == "jacobi" || smoother == "spai0",
+                  ExcMessage("--smoothers: jacobi, spai0, chebyshev"));
+      if (smoother == "spai0")
+        data.preconditioner = Data::SmootherPreconditioner::spai0;
+    }
+    using SpMV = GPU::SparseMatrix<double>::SpMV;
+    data.spmv  = spmv == "csr"       ? SpMV::csr
+                 : spmv == "ellpack" ? SpMV::ellpack_r
+                                     : SpMV::automatic;
+    AssertThrow(spmv == "csr" || spmv == "ellpack" || spmv == "automatic",
+                ExcMessage("--spmv: automatic, csr, ellpack"));
+    return data;
+  }
+
+  template <int dim, int degree>
+  void matrix_free_solve(const Mapping<dim>                 &mapping,
+                         const DoFHandler<dim>              &dof_handler,
+                         const AffineConstraints<double>    &constraints,
+                         const std::set<types::boundary_id> &boundary,
+                         Row                                &row)
+  {
+    double                                                     start = now();
+    GPU::MatrixFreeOperator<dim, degree, 1, double, Operation> system;
+    system.reinit(mapping, dof_handler, constraints, Operation{{1.}});
+    GPU::MatrixFreeMultigrid<dim, degree, 1, Operation> multigrid;
+    multigrid.initialize(mapping, dof_handler, boundary, Operation{{1.}});
+    VectorD x, b, zero;
+    system.initialize_dof_vector(x);
+    system.initialize_dof_vector(b);
+    system.initialize_dof_vector(zero);
+    system.apply_operation(Load{{1.}}, b, zero);
+    row.mf_setup = now() - start;
+    start        = now();
+    SolverControl     control(200, 1e-8 * b.l2_norm(), false, false);
+    SolverCG<VectorD> cg(control);
+    cg.solve(system, x, b, multigrid);
+    row.mf_solve      = now() - start;
+    row.mf_iterations = control.last_step();
+  }
+
+  template <int dim>
+  Row run(const unsigned int degree,
+          const unsigned int refinements,
+          const std::string &ordering,
+          const std::string &smoother,
+          const std::string &spmv,
+          const bool         with_matrix_free,
+          const bool         single)
+  {
+    Row                                       row;
+    double                                    start = now();
+    parallel::distributed::Triangulation<dim> tria(
+        MPI_COMM_WORLD,
+        Triangulation<dim>::limit_level_difference_at_vertices,
+        parallel::distributed::Triangulation<
+            dim>::construct_multigrid_hierarchy);
+    GridGenerator::plate_with_a_hole(tria);
+    tria.refine_global(refinements);
+    const MappingQ<dim> mapping(1);
+    DoFHandler<dim>     dof_handler(tria);
+    dof_handler.distribute_dofs(FE_Q<dim>(degree));
+    dof_handler.distribute_mg_dofs();
+    renumber(dof_handler, ordering);
+    std::set<types::boundary_id> boundary;
+    for (const auto id : tria.get_boundary_ids())
+      boundary.insert(id);
+    IndexSet relevant;
+    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+    AffineConstraints<double> constraints(relevant);
+    for (const auto id : boundary)
+      DoFTools::make_zero_boundary_constraints(dof_handler, id, constraints);
+    constraints.close();
+
+    row.mesh = now() - start;
+    GPU::ElementIntegrator<dim, 1, double> integrator;
+    integrator.reinit(mapping, dof_handler, QGauss<dim>(degree + 1));
+    GPU::SparseMatrix<double> system;
+    integrator.initialize_matrix(constraints, system);
+    VectorD b, x;
+    integrator.assemble(Operation{{1.}}, Load{{1.}}, system, b);
+    const auto data = multigrid_data(smoother, spmv, single);
+    system.set_spmv(data.spmv);
+    row.system = now() - start - row.mesh;
+    GPU::SparseMatrixMultigrid<dim, 1, Operation> multigrid;
+    multigrid.initialize(mapping, dof_handler, boundary, Operation{{1.}}, data);
+    system.initialize_dof_vector(x);
+    row.setup     = now() - start;
+    row.multigrid = row.setup - row.mesh - row.system;
+    row.n_dofs    = dof_handler.n_dofs();
+    row.nnz = Utilities::MPI::sum(system.n_nonzero_elements(), MPI_COMM_WORLD);
+
+    start = now();
+    SolverControl     control(200, 1e-8 * b.l2_norm(), false, false);
+    SolverCG<VectorD> cg(control);
+    cg.solve(system, x, b, multigrid);
+    row.solve      = now() - start;
+    row.iterations = control.last_step();
+
+    if (with_matrix_free)
+    {
+      if (degree == 1)
+        matrix_free_solve<dim, 1>(
+            mapping, dof_handler, constraints, boundary, row);
+      else if (degree == 2)
+        matrix_free_solve<dim, 2>(
+            mapping, dof_handler, constraints, boundary, row);
+    }
+    return row;
+  }
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  GPU::Device::initialize(argc, argv);
+  Options options;
+  for (int a = 1; a < argc; ++a)
+  {
+    const std::string arg = argv[a];
+    const auto        eq  = arg.find('=');
+    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+    if (key == "--dim")
+      options.dim = Utilities::string_to_int(value);
+    else if (key == "--degrees")
+      options.degrees = parse_list(value);
+    else if (key == "--refinements")
+      options.refinements = parse_list(value);
+    else if (key == "--orderings")
+      options.orderings = Utilities::split_string_list(value);
+    else if (key == "--smoothers")
+      options.smoothers = Utilities::split_string_list(value);
+    else if (key == "--spmv")
+      options.spmv = Utilities::split_string_list(value);
+    else if (key == "--matrix-free")
+      options.matrix_free = true;
+    else if (key == "--precision")
+    {
+      AssertThrow(value == "float" || value == "double",
+                  ExcMessage("--precision=float|double"));
+      options.single = value == "float";
+    }
+    else if (key == "--csv")
+      options.csv = value;
+    else if (key != "--device")
+    {
+      std::cerr << "unknown option " << arg << std::endl;
+      return 1;
+    }
+  }
+  AssertThrow(options.dim == 2 || options.dim == 3, ExcMessage("--dim=2|3"));
+  const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const std::string device =
+      GPU::Device::description() + ", " +
+      std::to_string(Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)) +
+      " ranks";
+  std::ofstream csv;
+  if (root)
+  {
+    csv.open(options.csv);
+    csv << "device,dim,k,refinements,ordering,smoother,spmv,dofs,nnz,"
+           "iterations,mesh_s,matrix_s,multigrid_s,setup_s,solve_s,total_s,"
+           "mf_iterations,mf_setup_s,mf_solve_s\n";
+    std::cout << "sparse_multigrid on " << device << "\n"
+              << std::setw(2) << "d" << std::setw(3) << "k" << std::setw(3)
+              << "L" << std::setw(8) << "order" << std::setw(10) << "smoother"
+              << std::setw(10) << "spmv" << std::setw(10) << "DoFs"
+              << std::setw(11) << "nnz" << std::setw(5) << "it" << std::setw(9)
+              << "mesh" << std::setw(9) << "matrix" << std::setw(9) << "mg"
+              << std::setw(9) << "setup" << std::setw(9) << "solve"
+              << std::setw(9) << "total";
+    if (options.matrix_free)
+      std::cout << std::setw(6) << "mf it" << std::setw(9) << "mf set"
+                << std::setw(9) << "mf sol";
+    std::cout << std::endl;
+  }
+  for (const unsigned int k : options.degrees)
+    for (const unsigned int r : options.refinements)
+      for (const auto &ordering : options.orderings)
+        for (const auto &smoother : options.smoothers)
+          for (const auto &spmv : options.spmv)
+          {
+            const Row row = options.dim == 2 ? run<2>(k,
+                                                      r,
+                                                      ordering,
+                                                      smoother,
+                                                      spmv,
+                                                      options.matrix_free,
+                                                      options.single)
+                                             : run<3>(k,
+                                                      r,
+                                                      ordering,
+                                                      smoother,
+                                                      spmv,
+                                                      options.matrix_free,
+                                                      options.single);
+            if (!root)
+              continue;
+            std::cout << std::setw(2) << options.dim << std::setw(3) << k
+                      << std::setw(3) << r << std::setw(8) << ordering
+                      << std::setw(10) << smoother << std::setw(10) << spmv
+                      << std::setw(10) << row.n_dofs << std::setw(11) << row.nnz
+                      << std::setw(5) << row.iterations << std::fixed
+                      << std::setprecision(4) << std::setw(9) << row.mesh
+                      << std::setw(9) << row.system << std::setw(9)
+                      << row.multigrid << std::setw(9) << row.setup
+                      << std::setw(9) << row.solve << std::setw(9)
+                      << row.setup + row.solve;
+            if (options.matrix_free)
+              std::cout << std::setw(6) << row.mf_iterations << std::setw(9)
+                        << row.mf_setup << std::setw(9) << row.mf_solve;
+            std::cout << std::defaultfloat << std::endl;
+            csv << '"' << device << "\"," << options.dim << ',' << k << ',' << r
+                << ',' << ordering << ',' << smoother << ',' << spmv << ','
+                << row.n_dofs << ',' << row.nnz << ',' << row.iterations << ','
+                << row.mesh << ',' << row.system << ',' << row.multigrid << ','
+                << row.setup << ',' << row.solve << ',' << row.setup + row.solve
+                << ',' << row.mf_iterations << ',' << row.mf_setup << ','
+                << row.mf_solve << '\n';
+          }
+}

@@ -1,0 +1,367 @@
+// GPU::SparseMatrixMultigrid: geometric multigrid in which every level
+// operator and grid transfer is a sparse matrix assembled on the device
+// (Geveler et al.'s design), for any quadrature-point operation that
+// GPU::ElementIntegrator assembles. Include from .cu files.
+#ifndef dealii_gpu_multigrid_sparse_matrix_multigrid_h
+#define dealii_gpu_multigrid_sparse_matrix_multigrid_h
+
+#include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/lac/sparse_matrix.h>
+#include <dealii-gpu/multigrid/mg_transfer_sparse_matrix.h>
+#include <dealii-gpu/multigrid/multigrid_data.h>
+#include <dealii-gpu/multigrid/multigrid_hierarchy.h>
+#include <dealii-gpu/operators/matrix_free_backend.h>
+
+#include <deal.II/base/quadrature.h>
+
+#include <memory>
+#include <set>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    /**
+     * What GPU::SparseMatrixMultigrid builds: GPU::MultigridData's choices
+     * (smoother, degree, coarse solver, precision) and two of its own.
+     */
+    struct SparseMatrixMultigridData : public MultigridData
+    {
+      /** What each smoothing step applies to the residual. */
+      enum class SmootherPreconditioner
+      {
+        /** The inverse diagonal (Jacobi). */
+        jacobi,
+        /** SPAI(0): the diagonal M closest to A^-1 in the sense of
+         *  min ||I - M A||_F, m_i = a_ii / sum_j a_ij^2. */
+        spai0
+      };
+      SmootherPreconditioner preconditioner = SmootherPreconditioner::jacobi;
+      /** The kernel of the level matrices' products. */
+      SparseMatrix<double>::SpMV spmv = SparseMatrix<double>::SpMV::automatic;
+    };
+
+    namespace internal
+    {
+      /** m_i = a_ii / sum_j a_ij^2 over the locally owned rows of @p
+       *  matrix (1 for an empty row), in a vector of its layout. */
+      template <typename Number>
+      void compute_spai0(const SparseMatrix<Number> &matrix,
+                         Vector<Number>             &spai)
+      {
+        matrix.initialize_dof_vector(spai);
+        const unsigned int *offsets = matrix.row_offsets();
+        const unsigned int *columns = matrix.column_indices();
+        const Number       *values  = matrix.values();
+        Number             *m       = spai.get_values();
+        parallel_for("SparseLevelOperator::compute_spai0",
+                     matrix.local_size(),
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+                     {
+                       Number diagonal = 0, sum = 0;
+                       for (unsigned int k = offsets[r]; k < offsets[r + 1];
+                            ++k)
+                       {
+                         sum += values[k] * values[k];
+                         if (columns[k] == r)
+                           diagonal = values[k];
+                       }
+                       m[r] = sum > Number() ? diagonal / sum : Number(1);
+                     });
+      }
+
+      /**
+       * A multigrid level operator held as a GPU::SparseMatrix: the
+       * element matrices of an operation on the level's cells, assembled
+       * with the level constraints (Dirichlet rows and columns hold only
+       * their diagonal, as deal.II's distribute_local_to_global() leaves
+       * them).
+       */
+      template <int dim, int n_components, typename Number>
+      class SparseLevelOperator : public Subscriptor
+      {
+      public:
+        using VectorType = Vector<Number>;
+        using value_type = Number;
+        using size_type  = types::global_dof_index;
+        using Integrator = ElementIntegrator<dim, n_components, Number>;
+
+        /** Assemble the matrix of @p operation on level @p level (the
+         *  element data is dropped afterwards). */
+        template <typename Operation>
+        void reinit(const Mapping<dim>                 &mapping,
+                    const DoFHandler<dim>              &dof_handler,
+                    const AffineConstraints<double>    &level_constraints,
+                    const Operation                    &operation,
+                    const Quadrature<dim>              &quadrature,
+                    const unsigned int                  level,
+                    const SparseMatrixMultigridData    &multigrid_data = {},
+                    typename Integrator::AdditionalData data           = {})
+        {
+          spai0 = multigrid_data.preconditioner ==
+                  SparseMatrixMultigridData::SmootherPreconditioner::spai0;
+          setup_timer   = SetupTimer("GPU::SparseMatrixMultigrid level " +
+                                   std::to_string(level));
+          data.mg_level = level;
+          Integrator integrator;
+          integrator.reinit(mapping, dof_handler, quadrature, data);
+          setup_timer.add(integrator.get_timer());
+          integrator.initialize_matrix(level_constraints, matrix);
+          setup_timer.add(integrator.get_timer());
+          integrator.assemble(operation, matrix);
+          setup_timer.add(integrator.get_timer());
+          matrix.set_spmv(static_cast<typename SparseMatrix<Number>::SpMV>(
+              multigrid_data.spmv));
+        }
+
+        void vmult(VectorType &dst, const VectorType &src) const
+        {
+          matrix.vmult(dst, src);
+        }
+
+        void Tvmult(VectorType &dst, const VectorType &src) const
+        {
+          matrix.Tvmult(dst, src);
+        }
+
+        void initialize_dof_vector(VectorType &vector) const
+        {
+          matrix.initialize_dof_vector(vector);
+        }
+
+        /** What the smoother applies to the residual: the inverse of the
+         *  matrix's diagonal (1 where it is zero) or SPAI(0) (see
+         *  SparseMatrixMultigridData). */
+        void compute_inverse_diagonal(VectorType &inverse_diagonal) const
+        {
+          if (spai0)
+          {
+            compute_spai0(matrix, inverse_diagonal);
+            return;
+          }
+          matrix.compute_diagonal(inverse_diagonal);
+          Number *d = inverse_diagonal.get_values();
+          parallel_for("SparseLevelOperator::compute_inverse_diagonal",
+                       inverse_diagonal.locally_owned_size(),
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
+                         d[i] = d[i] != Number() ? Number(1) / d[i] : Number(1);
+                       });
+        }
+
+        size_type m() const { return matrix.m(); }
+        size_type n() const { return matrix.n(); }
+
+        /** Entry (i, j) of a locally owned row (slow: for tests). */
+        value_type el(const size_type i, const size_type j) const
+        {
+          return matrix.el(i, j);
+        }
+
+        const SparseMatrix<Number> &get_matrix() const { return matrix; }
+
+        /** The kernel of vmult() (see SparseMatrix::SpMV). */
+        void set_spmv(const typename SparseMatrix<Number>::SpMV spmv) const
+        {
+          matrix.set_spmv(spmv);
+        }
+
+        const SetupTimer &get_setup_timer() const { return setup_timer; }
+
+        std::size_t memory_consumption() const
+        {
+          return matrix.memory_consumption();
+        }
+
+      private:
+        // mutable for set_spmv(): the kernel choice, not the operator.
+        mutable SparseMatrix<Number> matrix;
+        bool                         spai0 = false;
+        SetupTimer                   setup_timer;
+      };
+    } // namespace internal
+
+    /**
+     * Geometric multigrid for the matrix that GPU::ElementIntegrator
+     * assembles from @p Operation on FE_Q(k) or FESystem(FE_Q(k),
+     * n_components), with zero Dirichlet values on the given boundary ids:
+     * every level's operator is a GPU::SparseMatrix assembled on the device
+     * from the level's cells, the transfer is GPU::MGTransferSparseMatrix
+     * (prolongation and restriction as CSR products), smoothing is
+     * Chebyshev or damped Jacobi around the matrices' diagonals, and the
+     * coarse solver Chebyshev or CG-Jacobi (MultigridData), all in deal.II's
+     * Multigrid and PreconditionMG. The V-cycle runs in float (default) or
+     * double (MultigridData::precision). It is the path for operations
+     * without a matrix-free form and the reference for
+     * GPU::MatrixFreeMultigrid, which takes the same operation.
+     *
+     * Uniform and adaptively refined meshes (local smoothing, interface
+     * matrices as for the matrix-free levels), MPI with p4est. The degree
+     * is the element's, a run-time value.
+     *
+     * @code
+     * GPU::SparseMatrixMultigrid<dim, 1, Operation> multigrid;
+     * multigrid.initialize(mapping, dof_handler, {0}, operation);
+     * cg.solve(system_matrix, u, f, multigrid);
+     * @endcode
+     */
+    template <int dim, int n_components, typename Operation>
+    class SparseMatrixMultigrid : public Subscriptor
+    {
+    public:
+      using AdditionalData = SparseMatrixMultigridData;
+
+      template <typename Number>
+      using LevelOperator =
+          internal::SparseLevelOperator<dim, n_components, Number>;
+
+      template <typename Number>
+      using Transfer = MGTransferSparseMatrix<dim, Number>;
+
+      /**
+       * Assemble the level matrices, build the transfer matrices, the
+       * smoothers (eigenvalues estimated here) and the coarse solver. The
+       * element matrices use @p quadrature with degree + 1 points per
+       * direction, or @p n_q_points_1d if not zero.
+       */
+      void
+      initialize(const Mapping<dim>                 &mapping,
+                 const DoFHandler<dim>              &dof_handler,
+                 const std::set<types::boundary_id> &dirichlet_boundary_ids,
+                 const Operation                    &operation,
+                 const AdditionalData &additional_data = AdditionalData(),
+                 const QuadratureRule  quadrature      = QuadratureRule::gauss,
+                 const unsigned int    n_q_points_1d   = 0)
+      {
+        internal::check_multigrid_input(dof_handler, additional_data, true);
+        AssertThrow(!additional_data.p_coarsening,
+                    ExcMessage("SparseMatrixMultigrid has no p-coarsening"));
+        AssertThrow(additional_data.coarse_solver !=
+                        AdditionalData::CoarseSolver::amg,
+                    ExcMessage("SparseMatrixMultigrid: choose the chebyshev "
+                               "or cg_jacobi coarse solver"));
+        data = additional_data;
+        single.reset();
+        double_.reset();
+        setup_timer = SetupTimer("GPU::SparseMatrixMultigrid");
+        setup_timer.start("MGConstrainedDoFs");
+        mg_constrained_dofs.initialize(dof_handler);
+        mg_constrained_dofs.make_zero_boundary_constraints(
+            dof_handler, dirichlet_boundary_ids);
+        setup_timer.stop();
+        const unsigned int n_points =
+            n_q_points_1d > 0 ? n_q_points_1d : dof_handler.get_fe().degree + 1;
+        const Quadrature<dim> rule(make_quadrature(quadrature, n_points));
+        if (data.precision == AdditionalData::Precision::double_precision)
+          initialize_hierarchy(double_, mapping, dof_handler, operation, rule);
+        else
+          initialize_hierarchy(single, mapping, dof_handler, operation, rule);
+      }
+
+      /** dst = V-cycle applied to src (vectors of the system matrix). */
+      template <typename VectorType>
+      void vmult(VectorType &dst, const VectorType &src) const
+      {
+        AssertThrow(single != nullptr || double_ != nullptr,
+                    ExcMessage("SparseMatrixMultigrid::vmult before "
+                               "initialize()"));
+        if (single)
+          single->vmult(dst, src);
+        else
+          double_->vmult(dst, src);
+      }
+
+      unsigned int n_levels() const
+      {
+        return single ? single->n_levels() : double_ ? double_->n_levels() : 0;
+      }
+
+      /** The kernel of every level matrix's product (CSR through
+       *  cuSPARSE by default, or this library's CSR or ELLPACK-R). */
+      template <typename Number>
+      void set_spmv(const typename SparseMatrix<Number>::SpMV spmv)
+      {
+        const auto &hierarchy = get_hierarchy<Number>();
+        for (unsigned int l = 0; l < hierarchy.n_levels(); ++l)
+          hierarchy.get_level_operator(l).set_spmv(spmv);
+      }
+
+      /** The level operator of the V-cycle in @p Number (float if
+       *  AdditionalData::precision is single_precision, else double). */
+      template <typename Number>
+      const LevelOperator<Number> &
+      get_level_operator(const unsigned int level) const
+      {
+        return get_hierarchy<Number>().get_level_operator(level);
+      }
+
+      template <typename Number>
+      const Transfer<Number> &get_transfer() const
+      {
+        return get_hierarchy<Number>().get_transfer();
+      }
+
+      /** Seconds of initialize()'s steps, the levels' steps summed. */
+      const SetupTimer &get_setup_timer() const { return setup_timer; }
+
+      /** Device bytes of the level matrices and the transfer. */
+      std::size_t memory_consumption() const
+      {
+        return single    ? single->memory_consumption()
+               : double_ ? double_->memory_consumption()
+                         : 0;
+      }
+
+    private:
+      template <typename Number>
+      using Hierarchy = internal::
+          MultigridHierarchy<dim, LevelOperator<Number>, Transfer<Number>>;
+
+      template <typename Number>
+      void initialize_hierarchy(std::unique_ptr<Hierarchy<Number>> &hierarchy,
+                                const Mapping<dim>                 &mapping,
+                                const DoFHandler<dim>              &dof_handler,
+                                const Operation                    &operation,
+                                const Quadrature<dim>              &quadrature)
+      {
+        // Kept only once complete, so that a failed set-up leaves none.
+        auto       new_hierarchy = std::make_unique<Hierarchy<Number>>();
+        const auto build_level =
+            [&](LevelOperator<Number>           &op,
+                const AffineConstraints<double> &level_constraints,
+                const unsigned int               level)
+        {
+          op.reinit(mapping,
+                    dof_handler,
+                    level_constraints,
+                    operation,
+                    quadrature,
+                    level,
+                    data);
+        };
+        new_hierarchy->initialize(dof_handler,
+                                  mg_constrained_dofs,
+                                  build_level,
+                                  {},
+                                  data,
+                                  setup_timer);
+        hierarchy = std::move(new_hierarchy);
+      }
+
+      template <typename Number>
+      const Hierarchy<Number> &get_hierarchy() const
+      {
+        return internal::hierarchy_in_precision<Number>(
+            single, double_, "SparseMatrixMultigrid");
+      }
+
+      AdditionalData                     data;
+      MGConstrainedDoFs                  mg_constrained_dofs;
+      std::unique_ptr<Hierarchy<float>>  single;
+      std::unique_ptr<Hierarchy<double>> double_;
+      SetupTimer                         setup_timer;
+    };
+  } // namespace GPU
+} // namespace dealii
+
+#endif
