@@ -28,7 +28,9 @@
 # element-integration element-integration-cpu (element matrices, CSR
 # assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks)
 # element-integration-strategies (per point against reference tensor on
-# affine cells).
+# affine cells), sparse-multigrid sparse-multigrid-cpu (Geveler et al.'s
+# benchmark with GPU::SparseMatrixMultigrid: orderings and smoothers with
+# the matrix-free times on the GPU; the host backend on 16 CPU ranks).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -261,6 +263,22 @@ for step in "$@"; do
           [ -f "$out/element_integration_strategies.csv" ] || head -1 strategies.csv > "$out/element_integration_strategies.csv"
           tail -n +2 strategies.csv >> "$out/element_integration_strategies.csv"; rm strategies.csv
         done
+      done ;;
+    sparse-multigrid)
+      for args in "--degrees=1 --refinements=5,6,7,8" "--degrees=2 --refinements=4,5,6,7"; do
+        $app/bin/sparse_multigrid --device=cuda $args --orderings=none,cm,xyz,random \
+          --smoothers=jacobi,spai0 --matrix-free --csv=smg.csv >> "$out/sparse_multigrid.txt" 2>&1
+        echo "$step $args: rc=$?"
+        [ -f "$out/sparse_multigrid.csv" ] || head -1 smg.csv > "$out/sparse_multigrid.csv"
+        tail -n +2 smg.csv >> "$out/sparse_multigrid.csv"; rm -f smg.csv
+      done ;;
+    sparse-multigrid-cpu)
+      for args in "--degrees=1 --refinements=5,6,7,8" "--degrees=2 --refinements=4,5,6,7"; do
+        mpirun -np 16 --bind-to core $app/bin/sparse_multigrid --device=host $args \
+          --orderings=none,cm --smoothers=jacobi,spai0 --csv=smg.csv >> "$out/sparse_multigrid_cpu.txt" 2>&1
+        echo "$step $args: rc=$?"
+        [ -f "$out/sparse_multigrid_cpu.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_cpu.csv"
+        tail -n +2 smg.csv >> "$out/sparse_multigrid_cpu.csv"; rm -f smg.csv
       done ;;
     element-integration|element-integration-cpu)
       # Ball, MappingQ(2), one shell refinement: Laplace Q1-Q6, elasticity

@@ -19,6 +19,34 @@ namespace dealii
 {
   namespace GPU
   {
+    namespace internal
+    {
+      /** The level operator and transfer of MatrixFreeMultigrid by number
+       *  type. */
+      template <int dim,
+                int degree,
+                int n_components,
+                typename Operation,
+                MatrixFreeBackend backend,
+                int               n_q_points_1d>
+      struct MatrixFreeMultigridTypes
+      {
+        template <typename Number>
+        using LevelOperator = MatrixFreeOperator<dim,
+                                                 degree,
+                                                 n_components,
+                                                 Number,
+                                                 Operation,
+                                                 backend,
+                                                 n_q_points_1d>;
+        template <typename Number>
+        using Transfer =
+            std::conditional_t<backend == MatrixFreeBackend::gpu,
+                               GPU::MGTransferMatrixFree<dim, Number>,
+                               dealii::MGTransferMatrixFree<dim, Number>>;
+      };
+    } // namespace internal
+
     /**
      * Geometric multigrid for the operator of MatrixFreeOperator<dim,
      * degree, n_components, Number, Operation, backend, n_q_points_1d>, with
@@ -48,33 +76,56 @@ namespace dealii
      * cg.solve(system, u, f, multigrid);
      * @endcode
      */
+
     template <int dim,
               int degree,
               int n_components,
               typename Operation,
               MatrixFreeBackend backend       = MatrixFreeBackend::gpu,
               int               n_q_points_1d = degree + 1>
-    class MatrixFreeMultigrid : public Subscriptor
+    class MatrixFreeMultigrid : public internal::MultigridFrontEnd<
+                                    dim,
+                                    internal::MatrixFreeMultigridTypes<
+                                        dim,
+                                        degree,
+                                        n_components,
+                                        Operation,
+                                        backend,
+                                        n_q_points_1d>::template LevelOperator,
+                                    internal::MatrixFreeMultigridTypes<
+                                        dim,
+                                        degree,
+                                        n_components,
+                                        Operation,
+                                        backend,
+                                        n_q_points_1d>::template Transfer>
     {
+      using Types = internal::MatrixFreeMultigridTypes<dim,
+                                                       degree,
+                                                       n_components,
+                                                       Operation,
+                                                       backend,
+                                                       n_q_points_1d>;
+
     public:
       using AdditionalData = MultigridData;
 
       /** The operator of a level in @p Number. */
       template <typename Number>
-      using LevelOperator = MatrixFreeOperator<dim,
-                                               degree,
-                                               n_components,
-                                               Number,
-                                               Operation,
-                                               backend,
-                                               n_q_points_1d>;
+      using LevelOperator = typename Types::template LevelOperator<Number>;
 
-      /** The transfer between the levels in @p Number. */
+      /** The transfer between the levels in @p Number (GPU or deal.II's
+       *  MGTransferMatrixFree). */
       template <typename Number>
-      using Transfer =
-          std::conditional_t<backend == MatrixFreeBackend::gpu,
-                             GPU::MGTransferMatrixFree<dim, Number>,
-                             dealii::MGTransferMatrixFree<dim, Number>>;
+      using Transfer = typename Types::template Transfer<Number>;
+
+      MatrixFreeMultigrid()
+          : internal::MultigridFrontEnd<dim,
+                                        Types::template LevelOperator,
+                                        Types::template Transfer>(
+                "MatrixFreeMultigrid")
+      {
+      }
 
       /**
        * Build the levels, transfer, smoothers (eigenvalues estimated here)
@@ -95,116 +146,30 @@ namespace dealii
                                "(GPU::MultigridPreconditioner has it for "
                                "the Laplace form)"));
         data = additional_data;
-        single.reset();
-        double_.reset();
-        setup_timer = SetupTimer("GPU::MatrixFreeMultigrid");
-        setup_timer.start("MGConstrainedDoFs");
-        mg_constrained_dofs.initialize(dof_handler);
-        mg_constrained_dofs.make_zero_boundary_constraints(
-            dof_handler, dirichlet_boundary_ids);
-        setup_timer.stop();
-        if (data.precision == AdditionalData::Precision::double_precision)
-          initialize_hierarchy(
-              double_, mapping, dof_handler, operation, quadrature);
-        else
-          initialize_hierarchy(
-              single, mapping, dof_handler, operation, quadrature);
-      }
-
-      /** dst = V-cycle applied to src (vectors of the system operator). */
-      template <typename VectorType>
-      void vmult(VectorType &dst, const VectorType &src) const
-      {
-        AssertThrow(single != nullptr || double_ != nullptr,
-                    ExcMessage("MatrixFreeMultigrid::vmult before "
-                               "initialize()"));
-        if (single)
-          single->vmult(dst, src);
-        else
-          double_->vmult(dst, src);
-      }
-
-      unsigned int n_levels() const
-      {
-        return single ? single->n_levels() : double_ ? double_->n_levels() : 0;
+        this->initialize_hierarchy(
+            dof_handler,
+            dirichlet_boundary_ids,
+            data,
+            [&](auto                            &op,
+                const AffineConstraints<double> &level_constraints,
+                const unsigned int               level)
+            {
+              typename std::decay_t<decltype(op)>::AdditionalData level_data;
+              level_data.quadrature = quadrature;
+              level_data.mg_level   = level;
+              level_data.geometry   = data.geometry;
+              op.reinit(mapping,
+                        dof_handler,
+                        level_constraints,
+                        operation,
+                        level_data);
+            });
       }
 
       const AdditionalData &get_additional_data() const { return data; }
 
-      /** The level operator of a V-cycle in @p Number (float if
-       *  AdditionalData::precision is single_precision, else double). */
-      template <typename Number>
-      const LevelOperator<Number> &
-      get_level_operator(const unsigned int level) const
-      {
-        return get_hierarchy<Number>().get_level_operator(level);
-      }
-
-      template <typename Number>
-      const Transfer<Number> &get_transfer() const
-      {
-        return get_hierarchy<Number>().get_transfer();
-      }
-
-      /** Seconds of initialize()'s steps, the levels' steps summed. */
-      const SetupTimer &get_setup_timer() const { return setup_timer; }
-
-      /** Bytes of the level operators and the transfer (device memory on
-       *  the GPU backend). */
-      std::size_t memory_consumption() const
-      {
-        return single    ? single->memory_consumption()
-               : double_ ? double_->memory_consumption()
-                         : 0;
-      }
-
     private:
-      template <typename Number>
-      using Hierarchy = internal::
-          MultigridHierarchy<dim, LevelOperator<Number>, Transfer<Number>>;
-
-      template <typename Number>
-      void initialize_hierarchy(std::unique_ptr<Hierarchy<Number>> &hierarchy,
-                                const Mapping<dim>                 &mapping,
-                                const DoFHandler<dim>              &dof_handler,
-                                const Operation                    &operation,
-                                const QuadratureRule                quadrature)
-      {
-        // Kept only once complete, so that a failed set-up leaves none.
-        auto       new_hierarchy = std::make_unique<Hierarchy<Number>>();
-        const auto build_level =
-            [&](LevelOperator<Number>           &op,
-                const AffineConstraints<double> &level_constraints,
-                const unsigned int               level)
-        {
-          typename LevelOperator<Number>::AdditionalData level_data;
-          level_data.quadrature = quadrature;
-          level_data.mg_level   = level;
-          level_data.geometry   = data.geometry;
-          op.reinit(
-              mapping, dof_handler, level_constraints, operation, level_data);
-        };
-        new_hierarchy->initialize(dof_handler,
-                                  mg_constrained_dofs,
-                                  build_level,
-                                  {},
-                                  data,
-                                  setup_timer);
-        hierarchy = std::move(new_hierarchy);
-      }
-
-      template <typename Number>
-      const Hierarchy<Number> &get_hierarchy() const
-      {
-        return internal::hierarchy_in_precision<Number>(
-            single, double_, "MatrixFreeMultigrid");
-      }
-
-      AdditionalData                     data;
-      MGConstrainedDoFs                  mg_constrained_dofs;
-      std::unique_ptr<Hierarchy<float>>  single;
-      std::unique_ptr<Hierarchy<double>> double_;
-      SetupTimer                         setup_timer;
+      AdditionalData data;
     };
   } // namespace GPU
 } // namespace dealii

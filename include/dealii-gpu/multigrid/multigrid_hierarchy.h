@@ -11,6 +11,7 @@
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 
+#include <deal.II/base/subscriptor.h>
 #include <deal.II/distributed/tria_base.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/dofs/dof_tools.h>
@@ -303,6 +304,132 @@ namespace dealii
         mg::Matrix<LevelVector>                        interface_matrices;
         std::unique_ptr<Multigrid<LevelVector>>        multigrid;
         std::unique_ptr<Preconditioner>                preconditioner;
+      };
+
+      /**
+       * What MatrixFreeMultigrid and SparseMatrixMultigrid share: the
+       * MGConstrainedDoFs of the Dirichlet boundary, the V-cycle in float
+       * or double (MultigridData::precision; only that one is built), its
+       * vmult and the accessors. @p LevelOperatorOf and @p TransferOf map a
+       * number type to the level operator and transfer.
+       */
+      template <int dim,
+                template <typename>
+                class LevelOperatorOf,
+                template <typename>
+                class TransferOf>
+      class MultigridFrontEnd : public Subscriptor
+      {
+      public:
+        /** dst = V-cycle applied to src (vectors of the system operator). */
+        template <typename VectorType>
+        void vmult(VectorType &dst, const VectorType &src) const
+        {
+          AssertThrow(single != nullptr || double_ != nullptr,
+                      ExcMessage(name + "::vmult before initialize()"));
+          if (single)
+            single->vmult(dst, src);
+          else
+            double_->vmult(dst, src);
+        }
+
+        unsigned int n_levels() const
+        {
+          return single    ? single->n_levels()
+                 : double_ ? double_->n_levels()
+                           : 0;
+        }
+
+        /** The level operator of the V-cycle in @p Number (float if
+         *  MultigridData::precision is single_precision, else double). */
+        template <typename Number>
+        const LevelOperatorOf<Number> &
+        get_level_operator(const unsigned int level) const
+        {
+          return get_hierarchy<Number>().get_level_operator(level);
+        }
+
+        template <typename Number>
+        const TransferOf<Number> &get_transfer() const
+        {
+          return get_hierarchy<Number>().get_transfer();
+        }
+
+        /** Seconds of initialize()'s steps, the levels' steps summed. */
+        const SetupTimer &get_setup_timer() const { return setup_timer; }
+
+        /** Bytes of the level operators and the transfer (device memory
+         *  on the GPU backend). */
+        std::size_t memory_consumption() const
+        {
+          return single    ? single->memory_consumption()
+                 : double_ ? double_->memory_consumption()
+                           : 0;
+        }
+
+      protected:
+        template <typename Number>
+        using Hierarchy = MultigridHierarchy<dim,
+                                             LevelOperatorOf<Number>,
+                                             TransferOf<Number>>;
+
+        explicit MultigridFrontEnd(const std::string &name) : name(name) {}
+
+        /**
+         * The boundary DoFs, then the hierarchy in @p data's precision.
+         * @p build_level(op, level_constraints, level), generic in the
+         * operator type, builds a level operator. A failed set-up leaves
+         * no hierarchy.
+         */
+        template <typename BuildLevel>
+        void initialize_hierarchy(
+            const DoFHandler<dim>              &dof_handler,
+            const std::set<types::boundary_id> &dirichlet_boundary_ids,
+            const MultigridData                &data,
+            const BuildLevel                   &build_level)
+        {
+          single.reset();
+          double_.reset();
+          setup_timer = SetupTimer("GPU::" + name);
+          setup_timer.start("MGConstrainedDoFs");
+          mg_constrained_dofs.initialize(dof_handler);
+          mg_constrained_dofs.make_zero_boundary_constraints(
+              dof_handler, dirichlet_boundary_ids);
+          setup_timer.stop();
+          if (data.precision == MultigridData::Precision::double_precision)
+            build(double_, dof_handler, data, build_level);
+          else
+            build(single, dof_handler, data, build_level);
+        }
+
+        template <typename Number>
+        const Hierarchy<Number> &get_hierarchy() const
+        {
+          return hierarchy_in_precision<Number>(single, double_, name);
+        }
+
+      private:
+        template <typename Number, typename BuildLevel>
+        void build(std::unique_ptr<Hierarchy<Number>> &hierarchy,
+                   const DoFHandler<dim>              &dof_handler,
+                   const MultigridData                &data,
+                   const BuildLevel                   &build_level)
+        {
+          auto new_hierarchy = std::make_unique<Hierarchy<Number>>();
+          new_hierarchy->initialize(dof_handler,
+                                    mg_constrained_dofs,
+                                    build_level,
+                                    {},
+                                    data,
+                                    setup_timer);
+          hierarchy = std::move(new_hierarchy);
+        }
+
+        std::string                        name;
+        MGConstrainedDoFs                  mg_constrained_dofs;
+        std::unique_ptr<Hierarchy<float>>  single;
+        std::unique_ptr<Hierarchy<double>> double_;
+        SetupTimer                         setup_timer;
       };
     } // namespace internal
   }   // namespace GPU

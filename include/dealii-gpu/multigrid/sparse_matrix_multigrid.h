@@ -179,6 +179,17 @@ namespace dealii
         bool                         spai0 = false;
         SetupTimer                   setup_timer;
       };
+
+      /** The level operator and transfer of SparseMatrixMultigrid by number
+       *  type. */
+      template <int dim, int n_components>
+      struct SparseMultigridTypes
+      {
+        template <typename Number>
+        using LevelOperator = SparseLevelOperator<dim, n_components, Number>;
+        template <typename Number>
+        using Transfer = MGTransferSparseMatrix<dim, Number>;
+      };
     } // namespace internal
 
     /**
@@ -206,17 +217,32 @@ namespace dealii
      * @endcode
      */
     template <int dim, int n_components, typename Operation>
-    class SparseMatrixMultigrid : public Subscriptor
+    class SparseMatrixMultigrid
+        : public internal::MultigridFrontEnd<
+              dim,
+              internal::SparseMultigridTypes<dim, n_components>::
+                  template LevelOperator,
+              internal::SparseMultigridTypes<dim,
+                                             n_components>::template Transfer>
     {
+      using Types = internal::SparseMultigridTypes<dim, n_components>;
+
     public:
       using AdditionalData = SparseMatrixMultigridData;
 
       template <typename Number>
-      using LevelOperator =
-          internal::SparseLevelOperator<dim, n_components, Number>;
+      using LevelOperator = typename Types::template LevelOperator<Number>;
 
       template <typename Number>
-      using Transfer = MGTransferSparseMatrix<dim, Number>;
+      using Transfer = typename Types::template Transfer<Number>;
+
+      SparseMatrixMultigrid()
+          : internal::MultigridFrontEnd<dim,
+                                        Types::template LevelOperator,
+                                        Types::template Transfer>(
+                "SparseMatrixMultigrid")
+      {
+      }
 
       /**
        * Assemble the level matrices, build the transfer matrices, the
@@ -241,39 +267,25 @@ namespace dealii
                     ExcMessage("SparseMatrixMultigrid: choose the chebyshev "
                                "or cg_jacobi coarse solver"));
         data = additional_data;
-        single.reset();
-        double_.reset();
-        setup_timer = SetupTimer("GPU::SparseMatrixMultigrid");
-        setup_timer.start("MGConstrainedDoFs");
-        mg_constrained_dofs.initialize(dof_handler);
-        mg_constrained_dofs.make_zero_boundary_constraints(
-            dof_handler, dirichlet_boundary_ids);
-        setup_timer.stop();
         const unsigned int n_points =
             n_q_points_1d > 0 ? n_q_points_1d : dof_handler.get_fe().degree + 1;
         const Quadrature<dim> rule(make_quadrature(quadrature, n_points));
-        if (data.precision == AdditionalData::Precision::double_precision)
-          initialize_hierarchy(double_, mapping, dof_handler, operation, rule);
-        else
-          initialize_hierarchy(single, mapping, dof_handler, operation, rule);
-      }
-
-      /** dst = V-cycle applied to src (vectors of the system matrix). */
-      template <typename VectorType>
-      void vmult(VectorType &dst, const VectorType &src) const
-      {
-        AssertThrow(single != nullptr || double_ != nullptr,
-                    ExcMessage("SparseMatrixMultigrid::vmult before "
-                               "initialize()"));
-        if (single)
-          single->vmult(dst, src);
-        else
-          double_->vmult(dst, src);
-      }
-
-      unsigned int n_levels() const
-      {
-        return single ? single->n_levels() : double_ ? double_->n_levels() : 0;
+        this->initialize_hierarchy(
+            dof_handler,
+            dirichlet_boundary_ids,
+            data,
+            [&](auto                            &op,
+                const AffineConstraints<double> &level_constraints,
+                const unsigned int               level)
+            {
+              op.reinit(mapping,
+                        dof_handler,
+                        level_constraints,
+                        operation,
+                        rule,
+                        level,
+                        data);
+            });
       }
 
       /** The kernel of every level matrix's product (CSR through
@@ -281,85 +293,15 @@ namespace dealii
       template <typename Number>
       void set_spmv(const typename SparseMatrix<Number>::SpMV spmv)
       {
-        const auto &hierarchy = get_hierarchy<Number>();
+        const auto &hierarchy = this->template get_hierarchy<Number>();
         for (unsigned int l = 0; l < hierarchy.n_levels(); ++l)
           hierarchy.get_level_operator(l).set_spmv(spmv);
       }
 
-      /** The level operator of the V-cycle in @p Number (float if
-       *  AdditionalData::precision is single_precision, else double). */
-      template <typename Number>
-      const LevelOperator<Number> &
-      get_level_operator(const unsigned int level) const
-      {
-        return get_hierarchy<Number>().get_level_operator(level);
-      }
-
-      template <typename Number>
-      const Transfer<Number> &get_transfer() const
-      {
-        return get_hierarchy<Number>().get_transfer();
-      }
-
-      /** Seconds of initialize()'s steps, the levels' steps summed. */
-      const SetupTimer &get_setup_timer() const { return setup_timer; }
-
-      /** Device bytes of the level matrices and the transfer. */
-      std::size_t memory_consumption() const
-      {
-        return single    ? single->memory_consumption()
-               : double_ ? double_->memory_consumption()
-                         : 0;
-      }
+      const AdditionalData &get_additional_data() const { return data; }
 
     private:
-      template <typename Number>
-      using Hierarchy = internal::
-          MultigridHierarchy<dim, LevelOperator<Number>, Transfer<Number>>;
-
-      template <typename Number>
-      void initialize_hierarchy(std::unique_ptr<Hierarchy<Number>> &hierarchy,
-                                const Mapping<dim>                 &mapping,
-                                const DoFHandler<dim>              &dof_handler,
-                                const Operation                    &operation,
-                                const Quadrature<dim>              &quadrature)
-      {
-        // Kept only once complete, so that a failed set-up leaves none.
-        auto       new_hierarchy = std::make_unique<Hierarchy<Number>>();
-        const auto build_level =
-            [&](LevelOperator<Number>           &op,
-                const AffineConstraints<double> &level_constraints,
-                const unsigned int               level)
-        {
-          op.reinit(mapping,
-                    dof_handler,
-                    level_constraints,
-                    operation,
-                    quadrature,
-                    level,
-                    data);
-        };
-        new_hierarchy->initialize(dof_handler,
-                                  mg_constrained_dofs,
-                                  build_level,
-                                  {},
-                                  data,
-                                  setup_timer);
-        hierarchy = std::move(new_hierarchy);
-      }
-
-      template <typename Number>
-      const Hierarchy<Number> &get_hierarchy() const
-      {
-        return internal::hierarchy_in_precision<Number>(
-            single, double_, "SparseMatrixMultigrid");
-      }
-
-      AdditionalData                     data;
-      MGConstrainedDoFs                  mg_constrained_dofs;
-      std::unique_ptr<Hierarchy<float>>  single;
-      std::unique_ptr<Hierarchy<double>> double_;
-      SetupTimer                         setup_timer;
+      AdditionalData data;
     };
   } // namespace GPU
 } // namespace dealii
