@@ -120,7 +120,9 @@ namespace Poisson
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
   // the ball, to a relative residual of @p tolerance; a non-empty
   // @p reaction adds (c u, v) to the operator and every level; @p geometry
-  // is the fine operator's (the levels take mg_data.geometry).
+  // is the fine operator's (the levels take mg_data.geometry);
+  // @p before_ours runs after deal.II's set-up, before ours (the scaling
+  // benchmark measures its operators there, on the same DoFs).
   template <int dim, int degree>
   Result
   solve(const parallel::distributed::Triangulation<dim> &tria,
@@ -128,7 +130,11 @@ namespace Poisson
         const double                                     tolerance,
         const GPU::MultigridData &mg_data = GPU::MultigridData(),
         const std::function<double(const Point<dim> &)> &reaction = {},
-        const GPU::GeometryStorage geometry = GPU::GeometryStorage::automatic)
+        const GPU::GeometryStorage geometry = GPU::GeometryStorage::automatic,
+        const std::function<void(const Mapping<dim> &,
+                                 const DoFHandler<dim> &,
+                                 const AffineConstraints<double> &)>
+            &before_ours = {})
   {
     const MPI_Comm      comm = tria.get_communicator();
     Result              result;
@@ -153,6 +159,8 @@ namespace Poisson
     result.dealii_bytes = tria.memory_consumption() +
                           dof_handler.memory_consumption() +
                           constraints.memory_consumption();
+    if (before_ours)
+      before_ours(mapping, dof_handler, constraints);
     result.rss_before_ours = host_memory("VmRSS:");
 
     const std::function<double(const Point<dim> &)> coefficient =
