@@ -13,13 +13,16 @@
 // V-cycle) to each row.
 //
 //   sparse_multigrid [--dim=2] [--degrees=1,2] [--refinements=4,5,6]
-//     [--orderings=none,cm,xyz,random] [--smoothers=jacobi,spai0,chebyshev]
+//     [--orderings=none,cm,xyz,random,hie,2lv]
+//     [--smoothers=jacobi,spai0,chebyshev]
 //     [--spmv=automatic,csr,ellpack] [--precision=float|double]
 //     [--matrix-free] [--csv=file.csv]
 //
 // Orderings (of the active and every level's DoFs): none (deal.II's),
-// cm (Cuthill-McKee), xyz (downstream along (1, 1e-3, 1e-6)), random; xyz
-// and random on one rank only (deal.II 9.4's crash on several).
+// cm (Cuthill-McKee), xyz (downstream along (1, 1e-3, 1e-6)), random, hie
+// (by the refinement tree) and 2lv (two-level: the coarser level's DoFs
+// first; GPU::DoFRenumbering, dofs/multigrid_renumbering.h); xyz and random
+// on one rank only (deal.II 9.4's crash on several), hie and 2lv too.
 // Columns: mesh = the mesh, DoFs and level DoFs, renumbering, constraints
 // (deal.II, host); matrix = the system matrix and right-hand side
 // (GPU::ElementIntegrator); mg = the multigrid (level matrices, transfer
@@ -27,6 +30,7 @@
 // the matrix-free multigrid's iterations, set-up (operator, multigrid,
 // right-hand side; the mesh and DoFs not counted) and solve.
 #include <dealii-gpu/base/device.h>
+#include <dealii-gpu/dofs/multigrid_renumbering.h>
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/multigrid/sparse_matrix_multigrid.h>
@@ -111,6 +115,7 @@ namespace
     AssertThrow((ordering != "xyz" && ordering != "random") ||
                     Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1,
                 ExcMessage("--orderings: xyz and random need one rank"));
+    // hie and 2lv check theirs (one rank, uniform mesh).
     if (ordering == "cm")
     {
       DoFRenumbering::Cuthill_McKee(dof_handler);
@@ -129,9 +134,13 @@ namespace
       for (unsigned int l = 0; l < n_levels; ++l)
         DoFRenumbering::random(dof_handler, l);
     }
+    else if (ordering == "hie")
+      GPU::DoFRenumbering::hierarchical_levels(dof_handler);
+    else if (ordering == "2lv")
+      GPU::DoFRenumbering::two_level(dof_handler);
     else
       AssertThrow(ordering == "none",
-                  ExcMessage("--orderings: none, cm, xyz, random"));
+                  ExcMessage("--orderings: none, cm, xyz, random, hie, 2lv"));
   }
 
   GPU::SparseMatrixMultigridData multigrid_data(const std::string &smoother,

@@ -30,7 +30,9 @@
 # element-integration-strategies (per point against reference tensor on
 # affine cells), sparse-multigrid sparse-multigrid-cpu (Geveler et al.'s
 # benchmark with GPU::SparseMatrixMultigrid: orderings and smoothers with
-# the matrix-free times on the GPU; the host backend on 16 CPU ranks).
+# the matrix-free times on the GPU; the host backend on 16 CPU ranks),
+# sparse-multigrid-dealii (the same with deal.II's and Trilinos' classes on
+# 16 CPU ranks: benchmarks/sparse_multigrid_cpu).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -266,7 +268,7 @@ for step in "$@"; do
       done ;;
     sparse-multigrid)
       for args in "--degrees=1 --refinements=5,6,7,8" "--degrees=2 --refinements=4,5,6,7"; do
-        $app/bin/sparse_multigrid --device=cuda $args --orderings=none,cm,xyz,random \
+        $app/bin/sparse_multigrid --device=cuda $args --orderings=none,cm,xyz,random,hie,2lv \
           --smoothers=jacobi,spai0 --matrix-free --csv=smg.csv >> "$out/sparse_multigrid.txt" 2>&1
         echo "$step $args: rc=$?"
         [ -f "$out/sparse_multigrid.csv" ] || head -1 smg.csv > "$out/sparse_multigrid.csv"
@@ -279,6 +281,16 @@ for step in "$@"; do
         echo "$step $args: rc=$?"
         [ -f "$out/sparse_multigrid_cpu.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_cpu.csv"
         tail -n +2 smg.csv >> "$out/sparse_multigrid_cpu.csv"; rm -f smg.csv
+      done ;;
+    sparse-multigrid-dealii)
+      # The same problem and algorithm with deal.II's classes (Trilinos
+      # level matrices, MGTransferPrebuilt, double V-cycle), 16 ranks.
+      for args in "--degrees=1 --refinements=5,6,7,8,9" "--degrees=2 --refinements=4,5,6,7,8"; do
+        mpirun -np 16 --bind-to core $app/bin/sparse_multigrid_cpu $args \
+          --orderings=none,cm --csv=smg.csv >> "$out/sparse_multigrid_dealii.txt" 2>&1
+        echo "$step $args: rc=$?"
+        [ -f "$out/sparse_multigrid_dealii.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_dealii.csv"
+        tail -n +2 smg.csv >> "$out/sparse_multigrid_dealii.csv"; rm -f smg.csv
       done ;;
     element-integration|element-integration-cpu)
       # Ball, MappingQ(2), one shell refinement: Laplace Q1-Q6, elasticity
