@@ -30,7 +30,6 @@
 // the matrix-free multigrid's iterations, set-up (operator, multigrid,
 // right-hand side; the mesh and DoFs not counted) and solve.
 #include <dealii-gpu/base/device.h>
-#include <dealii-gpu/dofs/multigrid_renumbering.h>
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/multigrid/sparse_matrix_multigrid.h>
@@ -46,6 +45,7 @@
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/lac/solver_cg.h>
 
+#include "sparse_multigrid_problem.h"
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -85,14 +85,6 @@ namespace
     double       mf_setup = 0, mf_solve = 0;
   };
 
-  std::vector<unsigned int> parse_list(const std::string &s)
-  {
-    std::vector<unsigned int> result;
-    for (const auto &t : Utilities::split_string_list(s))
-      result.push_back(Utilities::string_to_int(t));
-    return result;
-  }
-
   double now()
   {
     GPU::Device::synchronize();
@@ -100,47 +92,6 @@ namespace
     return std::chrono::duration<double>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
-  }
-
-  template <int dim>
-  void renumber(DoFHandler<dim> &dof_handler, const std::string &ordering)
-  {
-    const unsigned int n_levels =
-        dof_handler.get_triangulation().n_global_levels();
-    Tensor<1, dim> direction;
-    for (unsigned int d = 0; d < dim; ++d)
-      direction[d] = std::pow(1e-3, double(d));
-    // deal.II 9.4's downstream and random renumberings crash on a
-    // distributed mesh of several ranks.
-    AssertThrow((ordering != "xyz" && ordering != "random") ||
-                    Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) == 1,
-                ExcMessage("--orderings: xyz and random need one rank"));
-    // hie and 2lv check theirs (one rank, uniform mesh).
-    if (ordering == "cm")
-    {
-      DoFRenumbering::Cuthill_McKee(dof_handler);
-      for (unsigned int l = 0; l < n_levels; ++l)
-        DoFRenumbering::Cuthill_McKee(dof_handler, l);
-    }
-    else if (ordering == "xyz")
-    {
-      DoFRenumbering::downstream(dof_handler, direction);
-      for (unsigned int l = 0; l < n_levels; ++l)
-        DoFRenumbering::downstream(dof_handler, l, direction);
-    }
-    else if (ordering == "random")
-    {
-      DoFRenumbering::random(dof_handler);
-      for (unsigned int l = 0; l < n_levels; ++l)
-        DoFRenumbering::random(dof_handler, l);
-    }
-    else if (ordering == "hie")
-      GPU::DoFRenumbering::hierarchical_levels(dof_handler);
-    else if (ordering == "2lv")
-      GPU::DoFRenumbering::two_level(dof_handler);
-    else
-      AssertThrow(ordering == "none",
-                  ExcMessage("--orderings: none, cm, xyz, random, hie, 2lv"));
   }
 
   GPU::SparseMatrixMultigridData multigrid_data(const std::string &smoother,
@@ -208,31 +159,14 @@ namespace
           const bool         with_matrix_free,
           const bool         single)
   {
-    Row                                       row;
-    double                                    start = now();
-    parallel::distributed::Triangulation<dim> tria(
-        MPI_COMM_WORLD,
-        Triangulation<dim>::limit_level_difference_at_vertices,
-        parallel::distributed::Triangulation<
-            dim>::construct_multigrid_hierarchy);
-    GridGenerator::plate_with_a_hole(tria);
-    tria.refine_global(refinements);
-    const MappingQ<dim> mapping(1);
-    DoFHandler<dim>     dof_handler(tria);
-    dof_handler.distribute_dofs(FE_Q<dim>(degree));
-    dof_handler.distribute_mg_dofs();
-    renumber(dof_handler, ordering);
-    std::set<types::boundary_id> boundary;
-    for (const auto id : tria.get_boundary_ids())
-      boundary.insert(id);
-    IndexSet relevant;
-    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-    AffineConstraints<double> constraints(relevant);
-    for (const auto id : boundary)
-      DoFTools::make_zero_boundary_constraints(dof_handler, id, constraints);
-    constraints.close();
-
-    row.mesh = now() - start;
+    Row                                  row;
+    double                               start = now();
+    SparseMultigridProblem::Problem<dim> problem(degree, refinements, ordering);
+    const MappingQ<dim>                  mapping(1);
+    const DoFHandler<dim>               &dof_handler = problem.dof_handler;
+    const AffineConstraints<double>     &constraints = problem.constraints;
+    const std::set<types::boundary_id>  &boundary    = problem.boundary;
+    row.mesh                                         = now() - start;
     GPU::ElementIntegrator<dim, 1, double> integrator;
     integrator.reinit(mapping, dof_handler, QGauss<dim>(degree + 1));
     GPU::SparseMatrix<double> system;
@@ -284,9 +218,9 @@ main(int argc, char **argv)
     if (key == "--dim")
       options.dim = Utilities::string_to_int(value);
     else if (key == "--degrees")
-      options.degrees = parse_list(value);
+      options.degrees = SparseMultigridProblem::parse_list(value);
     else if (key == "--refinements")
-      options.refinements = parse_list(value);
+      options.refinements = SparseMultigridProblem::parse_list(value);
     else if (key == "--orderings")
       options.orderings = Utilities::split_string_list(value);
     else if (key == "--smoothers")

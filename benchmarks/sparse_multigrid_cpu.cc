@@ -13,8 +13,6 @@
 // Columns as in sparse_multigrid: mesh = the mesh, DoFs and level DoFs,
 // renumbering, constraints; matrix = the system matrix and right-hand
 // side; mg = level matrices, transfer, smoothers; solve = CG.
-#include <dealii-gpu/dofs/multigrid_renumbering.h>
-
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/base/utilities.h>
 #include <deal.II/distributed/tria.h>
@@ -41,6 +39,7 @@
 #include <deal.II/multigrid/mg_transfer.h>
 #include <deal.II/multigrid/multigrid.h>
 
+#include "sparse_multigrid_problem.h"
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -120,44 +119,18 @@ namespace
           const unsigned int refinements,
           const std::string &ordering)
   {
-    const MPI_Comm                            comm = MPI_COMM_WORLD;
-    Row                                       row;
-    double                                    start = now();
-    parallel::distributed::Triangulation<dim> tria(
-        comm,
-        Triangulation<dim>::limit_level_difference_at_vertices,
-        parallel::distributed::Triangulation<
-            dim>::construct_multigrid_hierarchy);
-    GridGenerator::plate_with_a_hole(tria);
-    tria.refine_global(refinements);
-    const MappingQ<dim> mapping(1);
-    const FE_Q<dim>     fe(degree);
-    DoFHandler<dim>     dof_handler(tria);
-    dof_handler.distribute_dofs(fe);
-    dof_handler.distribute_mg_dofs();
-    if (ordering == "cm")
-    {
-      DoFRenumbering::Cuthill_McKee(dof_handler);
-      for (unsigned int l = 0; l < tria.n_global_levels(); ++l)
-        DoFRenumbering::Cuthill_McKee(dof_handler, l);
-    }
-    else if (ordering == "hie")
-      GPU::DoFRenumbering::hierarchical_levels(dof_handler);
-    else if (ordering == "2lv")
-      GPU::DoFRenumbering::two_level(dof_handler);
-    else
-      AssertThrow(ordering == "none",
-                  ExcMessage("--orderings: none, cm, hie, 2lv"));
-    std::set<types::boundary_id> boundary;
-    for (const auto id : tria.get_boundary_ids())
-      boundary.insert(id);
-    IndexSet relevant;
-    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-    AffineConstraints<double> constraints(relevant);
-    for (const auto id : boundary)
-      DoFTools::make_zero_boundary_constraints(dof_handler, id, constraints);
-    constraints.close();
-    row.mesh = now() - start;
+    const MPI_Comm                       comm = MPI_COMM_WORLD;
+    Row                                  row;
+    double                               start = now();
+    SparseMultigridProblem::Problem<dim> problem(degree, refinements, ordering);
+    const auto                          &tria = problem.tria;
+    const MappingQ<dim>                  mapping(1);
+    const auto                          &fe = problem.dof_handler.get_fe();
+    const DoFHandler<dim>               &dof_handler = problem.dof_handler;
+    const AffineConstraints<double>     &constraints = problem.constraints;
+    const std::set<types::boundary_id>  &boundary    = problem.boundary;
+    const IndexSet                      &relevant    = problem.relevant;
+    row.mesh                                         = now() - start;
 
     // The system matrix and right-hand side.
     const IndexSet &owned = dof_handler.locally_owned_dofs();
@@ -271,13 +244,6 @@ namespace
     return row;
   }
 
-  std::vector<unsigned int> parse_list(const std::string &s)
-  {
-    std::vector<unsigned int> result;
-    for (const auto &t : Utilities::split_string_list(s))
-      result.push_back(Utilities::string_to_int(t));
-    return result;
-  }
 } // namespace
 
 int
@@ -297,9 +263,9 @@ main(int argc, char **argv)
     if (key == "--dim")
       dim = Utilities::string_to_int(value);
     else if (key == "--degrees")
-      degrees = parse_list(value);
+      degrees = SparseMultigridProblem::parse_list(value);
     else if (key == "--refinements")
-      refinements = parse_list(value);
+      refinements = SparseMultigridProblem::parse_list(value);
     else if (key == "--orderings")
       orderings = Utilities::split_string_list(value);
     else if (key == "--csv")
