@@ -32,7 +32,7 @@ if [ ! -f "$out/scaling_machine.txt" ]; then
     nvidia-smi -L
     nvidia-smi topo -m
     echo "Open MPI: $(ompi_info --parsable --all 2>/dev/null |
-      grep -E 'built_with_cuda_support:value|ompi:version:full')"
+      grep -iE 'cuda|ompi:version:full')"
   } > "$out/scaling_machine.txt" 2>&1
 fi
 
