@@ -2,10 +2,11 @@
 // boundaries of a plate with a circular hole (GridGenerator::plate_with_a_hole,
 // unstructured around the hole; in 3D extruded), Q1 and Q2, CG to a 1e-8
 // residual reduction preconditioned by GPU::SparseMatrixMultigrid: level
-// matrices assembled on the device, transfer matrices, damped Jacobi or
-// Chebyshev smoothing around the inverse diagonal or SPAI(0), CG-Jacobi
-// coarse solve to 1e-2 (001's choices), each DoF ordering and SpMV kernel,
-// the V-cycle in float (default) or double.
+// matrices assembled on the device, transfer matrices (the restriction
+// stored or as the transposed product), damped Jacobi or Chebyshev smoothing
+// around the inverse diagonal, SPAI(0) or SPAI(1), CG-Jacobi coarse solve to
+// 1e-2 (001's choices) or a direct one on the host, each DoF ordering and
+// SpMV kernel, the V-cycle in float (default) or double.
 // The same program runs on the GPU (the default device) and on the host
 // backend with one MPI rank a core (--device=host under mpirun: the same
 // algorithm and kernels on the CPU, unvectorized). --matrix-free adds
@@ -14,8 +15,9 @@
 //
 //   sparse_multigrid [--dim=2] [--degrees=1,2] [--refinements=4,5,6]
 //     [--orderings=none,cm,xyz,random,hie,2lv]
-//     [--smoothers=jacobi,spai0,chebyshev]
-//     [--spmv=automatic,csr,ellpack] [--precision=float|double]
+//     [--smoothers=jacobi,spai0,spai,chebyshev]
+//     [--spmv=automatic,csr,ellpack] [--coarse=cg,direct]
+//     [--restriction=stored,transposed] [--precision=float|double]
 //     [--matrix-free] [--csv=file.csv]
 //
 // Orderings (of the active and every level's DoFs): none (deal.II's),
@@ -26,7 +28,8 @@
 // Columns: mesh = the mesh, DoFs and level DoFs, renumbering, constraints
 // (deal.II, host); matrix = the system matrix and right-hand side
 // (GPU::ElementIntegrator); mg = the multigrid (level matrices, transfer
-// matrices, smoothers); setup = their sum; solve = CG; total = both. mf:
+// matrices, smoothers; the CSV also has the transfer's and the smoothers'
+// seconds); setup = their sum; solve = CG; total = both. mf:
 // the matrix-free multigrid's iterations, set-up (operator, multigrid,
 // right-hand side; the mesh and DoFs not counted) and solve.
 #include <dealii-gpu/base/device.h>
@@ -50,6 +53,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <type_traits>
 
 using namespace dealii;
 
@@ -67,6 +71,8 @@ namespace
     std::vector<std::string>  orderings   = {"none"};
     std::vector<std::string>  smoothers   = {"jacobi", "spai0"};
     std::vector<std::string>  spmv        = {"automatic"};
+    std::vector<std::string>  coarse      = {"cg"};
+    std::vector<std::string>  restriction = {"transposed"};
     bool                      matrix_free = false;
     bool                      single      = true;
     std::string               csv         = "sparse_multigrid.csv";
@@ -80,7 +86,10 @@ namespace
     double                  setup = 0, solve = 0;
     // Parts of setup: mesh, DoFs, renumbering, constraints; the system
     // matrix and right-hand side; the multigrid.
-    double       mesh = 0, system = 0, multigrid = 0;
+    double mesh = 0, system = 0, multigrid = 0;
+    // Parts of the multigrid: the transfer (matrices included), the
+    // smoothers (SPAI and eigenvalue estimates included).
+    double       transfer = 0, smoothers = 0;
     unsigned int mf_iterations = 0;
     double       mf_setup = 0, mf_solve = 0;
   };
@@ -96,24 +105,38 @@ namespace
 
   GPU::SparseMatrixMultigridData multigrid_data(const std::string &smoother,
                                                 const std::string &spmv,
+                                                const std::string &coarse,
+                                                const std::string &restriction,
                                                 const bool         single)
   {
     using Data = GPU::SparseMatrixMultigridData;
     Data data;
-    data.precision        = single ? Data::Precision::single_precision
-                                   : Data::Precision::double_precision;
-    data.coarse_solver    = Data::CoarseSolver::cg_jacobi;
+    data.precision = single ? Data::Precision::single_precision
+                            : Data::Precision::double_precision;
+    AssertThrow(coarse == "cg" || coarse == "direct",
+                ExcMessage("--coarse: cg, direct"));
+    data.coarse_solver    = coarse == "cg" ? Data::CoarseSolver::cg_jacobi
+                                           : Data::CoarseSolver::direct;
     data.coarse_reduction = 1e-2;
+    AssertThrow(restriction == "stored" || restriction == "transposed",
+                ExcMessage("--restriction: stored, transposed"));
+    using Transfer   = GPU::MGTransferSparseMatrix<2, double>;
+    data.restriction = restriction == "stored"
+                           ? Transfer::Restriction::stored_transpose
+                           : Transfer::Restriction::transposed_product;
     if (smoother == "chebyshev")
       data.smoother = Data::Smoother::chebyshev;
     else
     {
       data.smoother         = Data::Smoother::jacobi;
       data.smoothing_degree = 4;
-      AssertThrow(smoother == "jacobi" || smoother == "spai0",
-                  ExcMessage("--smoothers: jacobi, spai0, chebyshev"));
+      AssertThrow(smoother == "jacobi" || smoother == "spai0" ||
+                      smoother == "spai",
+                  ExcMessage("--smoothers: jacobi, spai0, spai, chebyshev"));
       if (smoother == "spai0")
         data.preconditioner = Data::SmootherPreconditioner::spai0;
+      if (smoother == "spai")
+        data.preconditioner = Data::SmootherPreconditioner::spai;
     }
     using SpMV = GPU::SparseMatrix<double>::SpMV;
     data.spmv  = spmv == "csr"       ? SpMV::csr
@@ -156,6 +179,8 @@ namespace
           const std::string &ordering,
           const std::string &smoother,
           const std::string &spmv,
+          const std::string &coarse,
+          const std::string &restriction,
           const bool         with_matrix_free,
           const bool         single)
   {
@@ -173,7 +198,8 @@ namespace
     integrator.initialize_matrix(constraints, system);
     VectorD b, x;
     integrator.assemble(Operation{{1.}}, Load{{1.}}, system, b);
-    const auto data = multigrid_data(smoother, spmv, single);
+    const auto data =
+        multigrid_data(smoother, spmv, coarse, restriction, single);
     system.set_spmv(data.spmv);
     row.system = now() - start - row.mesh;
     GPU::SparseMatrixMultigrid<dim, 1, Operation> multigrid;
@@ -181,6 +207,8 @@ namespace
     system.initialize_dof_vector(x);
     row.setup     = now() - start;
     row.multigrid = row.setup - row.mesh - row.system;
+    row.transfer  = multigrid.get_setup_timer()["transfer"];
+    row.smoothers = multigrid.get_setup_timer()["smoothers"];
     row.n_dofs    = dof_handler.n_dofs();
     row.nnz = Utilities::MPI::sum(system.n_nonzero_elements(), MPI_COMM_WORLD);
 
@@ -227,6 +255,10 @@ main(int argc, char **argv)
       options.smoothers = Utilities::split_string_list(value);
     else if (key == "--spmv")
       options.spmv = Utilities::split_string_list(value);
+    else if (key == "--coarse")
+      options.coarse = Utilities::split_string_list(value);
+    else if (key == "--restriction")
+      options.restriction = Utilities::split_string_list(value);
     else if (key == "--matrix-free")
       options.matrix_free = true;
     else if (key == "--precision")
@@ -255,7 +287,8 @@ main(int argc, char **argv)
     csv.open(options.csv);
     csv << "device,dim,k,refinements,ordering,smoother,spmv,dofs,nnz,"
            "iterations,mesh_s,matrix_s,multigrid_s,setup_s,solve_s,total_s,"
-           "mf_iterations,mf_setup_s,mf_solve_s\n";
+           "mf_iterations,mf_setup_s,mf_solve_s,coarse,restriction,"
+           "transfer_s,smoothers_s\n";
     std::cout << "sparse_multigrid on " << device << "\n"
               << std::setw(2) << "d" << std::setw(3) << "k" << std::setw(3)
               << "L" << std::setw(8) << "order" << std::setw(10) << "smoother"
@@ -263,7 +296,8 @@ main(int argc, char **argv)
               << std::setw(11) << "nnz" << std::setw(5) << "it" << std::setw(9)
               << "mesh" << std::setw(9) << "matrix" << std::setw(9) << "mg"
               << std::setw(9) << "setup" << std::setw(9) << "solve"
-              << std::setw(9) << "total";
+              << std::setw(9) << "total" << std::setw(7) << "coarse"
+              << std::setw(11) << "restrict";
     if (options.matrix_free)
       std::cout << std::setw(6) << "mf it" << std::setw(9) << "mf set"
                 << std::setw(9) << "mf sol";
@@ -274,43 +308,50 @@ main(int argc, char **argv)
       for (const auto &ordering : options.orderings)
         for (const auto &smoother : options.smoothers)
           for (const auto &spmv : options.spmv)
-          {
-            const Row row = options.dim == 2 ? run<2>(k,
-                                                      r,
-                                                      ordering,
-                                                      smoother,
-                                                      spmv,
-                                                      options.matrix_free,
-                                                      options.single)
-                                             : run<3>(k,
-                                                      r,
-                                                      ordering,
-                                                      smoother,
-                                                      spmv,
-                                                      options.matrix_free,
-                                                      options.single);
-            if (!root)
-              continue;
-            std::cout << std::setw(2) << options.dim << std::setw(3) << k
-                      << std::setw(3) << r << std::setw(8) << ordering
-                      << std::setw(10) << smoother << std::setw(10) << spmv
-                      << std::setw(10) << row.n_dofs << std::setw(11) << row.nnz
-                      << std::setw(5) << row.iterations << std::fixed
-                      << std::setprecision(4) << std::setw(9) << row.mesh
-                      << std::setw(9) << row.system << std::setw(9)
-                      << row.multigrid << std::setw(9) << row.setup
-                      << std::setw(9) << row.solve << std::setw(9)
-                      << row.setup + row.solve;
-            if (options.matrix_free)
-              std::cout << std::setw(6) << row.mf_iterations << std::setw(9)
-                        << row.mf_setup << std::setw(9) << row.mf_solve;
-            std::cout << std::defaultfloat << std::endl;
-            csv << '"' << device << "\"," << options.dim << ',' << k << ',' << r
-                << ',' << ordering << ',' << smoother << ',' << spmv << ','
-                << row.n_dofs << ',' << row.nnz << ',' << row.iterations << ','
-                << row.mesh << ',' << row.system << ',' << row.multigrid << ','
-                << row.setup << ',' << row.solve << ',' << row.setup + row.solve
-                << ',' << row.mf_iterations << ',' << row.mf_setup << ','
-                << row.mf_solve << '\n';
-          }
+            for (const auto &coarse : options.coarse)
+              for (const auto &restriction : options.restriction)
+              {
+                const auto run_it = [&](auto dim_tag)
+                {
+                  return run<decltype(dim_tag)::value>(k,
+                                                       r,
+                                                       ordering,
+                                                       smoother,
+                                                       spmv,
+                                                       coarse,
+                                                       restriction,
+                                                       options.matrix_free,
+                                                       options.single);
+                };
+                const Row row = options.dim == 2
+                                    ? run_it(std::integral_constant<int, 2>())
+                                    : run_it(std::integral_constant<int, 3>());
+                if (!root)
+                  continue;
+                std::cout << std::setw(2) << options.dim << std::setw(3) << k
+                          << std::setw(3) << r << std::setw(8) << ordering
+                          << std::setw(10) << smoother << std::setw(10) << spmv
+                          << std::setw(10) << row.n_dofs << std::setw(11)
+                          << row.nnz << std::setw(5) << row.iterations
+                          << std::fixed << std::setprecision(4) << std::setw(9)
+                          << row.mesh << std::setw(9) << row.system
+                          << std::setw(9) << row.multigrid << std::setw(9)
+                          << row.setup << std::setw(9) << row.solve
+                          << std::setw(9) << row.setup + row.solve
+                          << std::setw(7) << coarse << std::setw(11)
+                          << restriction;
+                if (options.matrix_free)
+                  std::cout << std::setw(6) << row.mf_iterations << std::setw(9)
+                            << row.mf_setup << std::setw(9) << row.mf_solve;
+                std::cout << std::defaultfloat << std::endl;
+                csv << '"' << device << "\"," << options.dim << ',' << k << ','
+                    << r << ',' << ordering << ',' << smoother << ',' << spmv
+                    << ',' << row.n_dofs << ',' << row.nnz << ','
+                    << row.iterations << ',' << row.mesh << ',' << row.system
+                    << ',' << row.multigrid << ',' << row.setup << ','
+                    << row.solve << ',' << row.setup + row.solve << ','
+                    << row.mf_iterations << ',' << row.mf_setup << ','
+                    << row.mf_solve << ',' << coarse << ',' << restriction
+                    << ',' << row.transfer << ',' << row.smoothers << '\n';
+              }
 }

@@ -31,6 +31,9 @@
 # affine cells), sparse-multigrid sparse-multigrid-cpu (Geveler et al.'s
 # benchmark with GPU::SparseMatrixMultigrid: orderings and smoothers with
 # the matrix-free times on the GPU; the host backend on 16 CPU ranks),
+# sparse-multigrid-variants (smoothers, restriction kernels and coarse
+# solvers at 1.8e6 DoFs), sparse-multigrid-3d sparse-multigrid-3d-cpu (the
+# 3D plate: GPU with matrix-free times; ours and deal.II's on 16 ranks),
 # sparse-multigrid-dealii (the same with deal.II's and Trilinos' classes on
 # 16 CPU ranks: benchmarks/sparse_multigrid_cpu).
 set -uo pipefail
@@ -269,7 +272,7 @@ for step in "$@"; do
     sparse-multigrid)
       for args in "--degrees=1 --refinements=5,6,7,8" "--degrees=2 --refinements=4,5,6,7"; do
         $app/bin/sparse_multigrid --device=cuda $args --orderings=none,cm,xyz,random,hie,2lv \
-          --smoothers=jacobi,spai0 --matrix-free --csv=smg.csv >> "$out/sparse_multigrid.txt" 2>&1
+          --smoothers=jacobi,spai0,spai --matrix-free --csv=smg.csv >> "$out/sparse_multigrid.txt" 2>&1
         echo "$step $args: rc=$?"
         [ -f "$out/sparse_multigrid.csv" ] || head -1 smg.csv > "$out/sparse_multigrid.csv"
         tail -n +2 smg.csv >> "$out/sparse_multigrid.csv"; rm -f smg.csv
@@ -277,10 +280,38 @@ for step in "$@"; do
     sparse-multigrid-cpu)
       for args in "--degrees=1 --refinements=5,6,7,8" "--degrees=2 --refinements=4,5,6,7"; do
         mpirun -np 16 --bind-to core $app/bin/sparse_multigrid --device=host $args \
-          --orderings=none,cm --smoothers=jacobi,spai0 --csv=smg.csv >> "$out/sparse_multigrid_cpu.txt" 2>&1
+          --orderings=none,cm --smoothers=jacobi,spai0,spai --csv=smg.csv >> "$out/sparse_multigrid_cpu.txt" 2>&1
         echo "$step $args: rc=$?"
         [ -f "$out/sparse_multigrid_cpu.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_cpu.csv"
         tail -n +2 smg.csv >> "$out/sparse_multigrid_cpu.csv"; rm -f smg.csv
+      done ;;
+    sparse-multigrid-variants)
+      # At 1.8e6 DoFs: smoothers, restriction kernels, coarse solvers.
+      for args in "--degrees=1 --refinements=8" "--degrees=2 --refinements=7"; do
+        for v in "--smoothers=jacobi,spai0,spai --restriction=stored,transposed" "--smoothers=jacobi,spai --coarse=direct"; do
+          $app/bin/sparse_multigrid --device=cuda $args $v --csv=smg.csv >> "$out/sparse_multigrid_variants.txt" 2>&1
+          echo "$step $args $v: rc=$?"
+          [ -f "$out/sparse_multigrid_variants.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_variants.csv"
+          tail -n +2 smg.csv >> "$out/sparse_multigrid_variants.csv"; rm -f smg.csv
+        done
+      done ;;
+    sparse-multigrid-3d|sparse-multigrid-3d-cpu)
+      # The 3D plate with a hole: GPU with the matrix-free times, or 16 CPU
+      # ranks (ours, host backend, and deal.II's sparse_multigrid_cpu).
+      for args in "--degrees=1 --refinements=3,4,5,6" "--degrees=2 --refinements=2,3,4,5"; do
+        sm="--smoothers=jacobi,spai0,spai"; [[ $args == *degrees=2* ]] && sm="--smoothers=jacobi,spai0"
+        if [ $step = sparse-multigrid-3d ]; then
+          $app/bin/sparse_multigrid --device=cuda --dim=3 $args $sm --matrix-free --csv=smg.csv >> "$out/$step.txt" 2>&1
+        else
+          args=${args%,*}
+          mpirun -np 16 --bind-to core $app/bin/sparse_multigrid --device=host --dim=3 $args $sm --csv=smg.csv >> "$out/$step.txt" 2>&1
+          mpirun -np 16 --bind-to core $app/bin/sparse_multigrid_cpu --dim=3 $args --csv=d.csv >> "$out/${step}_dealii.txt" 2>&1
+          [ -f "$out/${step}_dealii.csv" ] || head -1 d.csv > "$out/${step}_dealii.csv"
+          tail -n +2 d.csv >> "$out/${step}_dealii.csv"; rm -f d.csv
+        fi
+        echo "$step $args: rc=$?"
+        [ -f "$out/$step.csv" ] || head -1 smg.csv > "$out/$step.csv"
+        tail -n +2 smg.csv >> "$out/$step.csv"; rm -f smg.csv
       done ;;
     sparse-multigrid-dealii)
       # The same problem and algorithm with deal.II's classes (Trilinos

@@ -85,6 +85,37 @@ namespace dealii
       {
       };
 #endif
+
+      template <typename Number>
+      void csr_transpose_product(const unsigned int  n_rows,
+                                 const unsigned int *offs,
+                                 const unsigned int *cols,
+                                 const Number       *vals,
+                                 const Number       *x,
+                                 Number             *y)
+      {
+        parallel_for("SparseMatrix::Tvmult",
+                     n_rows,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+                     {
+                       const Number xr = x[r];
+                       for (unsigned int k = offs[r]; k < offs[r + 1]; ++k)
+                         atomic_add(&y[cols[k]], vals[k] * xr);
+                     });
+      }
+
+      template void csr_transpose_product(const unsigned int,
+                                          const unsigned int *,
+                                          const unsigned int *,
+                                          const float *,
+                                          const float *,
+                                          float *);
+      template void csr_transpose_product(const unsigned int,
+                                          const unsigned int *,
+                                          const unsigned int *,
+                                          const double *,
+                                          const double *,
+                                          double *);
     } // namespace internal
 
     template <typename Number>
@@ -280,24 +311,6 @@ namespace dealii
                          sum += vals[pos] * x[cols[pos]];
                        }
                        y[r] = add ? y[r] + sum : sum;
-                     });
-      }
-
-      template <typename Number>
-      void csr_transpose_product(const unsigned int  n_rows,
-                                 const unsigned int *offs,
-                                 const unsigned int *cols,
-                                 const Number       *vals,
-                                 const Number       *x,
-                                 Number             *y)
-      {
-        parallel_for("SparseMatrix::Tvmult",
-                     n_rows,
-                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
-                     {
-                       const Number xr = x[r];
-                       for (unsigned int k = offs[r]; k < offs[r + 1]; ++k)
-                         atomic_add(&y[cols[k]], vals[k] * xr);
                      });
       }
 
@@ -688,12 +701,12 @@ namespace dealii
       // added into their owners.
       Vector<Number> result;
       result.reinit(dst, false);
-      csr_transpose_product(local_size(),
-                            rows.data(),
-                            columns.data(),
-                            entries.data(),
-                            src.get_values(),
-                            result.get_values());
+      internal::csr_transpose_product(local_size(),
+                                      rows.data(),
+                                      columns.data(),
+                                      entries.data(),
+                                      src.get_values(),
+                                      result.get_values());
       result.compress(VectorOperation::add);
       if (add)
         dst += result;

@@ -6,7 +6,6 @@
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/full_matrix.h>
-#include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/lac/solver_cg.h>
 #include <deal.II/lac/sparsity_tools.h>
 #include <deal.II/multigrid/mg_tools.h>
@@ -15,26 +14,24 @@ namespace dealii
 {
   namespace GPU
   {
-    template <int dim, typename Number>
-    void MGCoarseGridAMG<dim, Number>::initialize(
+    template <int dim>
+    void assemble_level_matrix(
         const Mapping<dim>                              &mapping,
         const DoFHandler<dim>                           &dof_handler,
         const MGConstrainedDoFs                         &mg_constrained_dofs,
         const std::function<double(const Point<dim> &)> &diffusion,
         const std::function<double(const Point<dim> &)> &reaction,
         const unsigned int                               level,
-        const AdditionalData                            &additional_data)
+        TrilinosWrappers::SparseMatrix                  &matrix)
     {
       const FiniteElement<dim> &fe = dof_handler.get_fe();
       AssertThrow(fe.n_components() == 1,
-                  ExcMessage("MGCoarseGridAMG assembles scalar elements "
-                             "only, not " +
+                  ExcMessage("assemble_level_matrix: scalar elements only, "
+                             "not " +
                              fe.get_name()));
       AssertThrow(dof_handler.has_level_dofs(),
-                  ExcMessage("MGCoarseGridAMG needs level DoFs: call "
+                  ExcMessage("assemble_level_matrix needs level DoFs: call "
                              "distribute_mg_dofs()"));
-      data                 = additional_data;
-      coarse_level         = level;
       const MPI_Comm comm  = dof_handler.get_communicator();
       const IndexSet owned = dof_handler.locally_owned_mg_dofs(level);
       IndexSet       relevant;
@@ -87,45 +84,66 @@ namespace dealii
         if (constraints.is_constrained(i))
           matrix.set(i, i, 1.);
       matrix.compress(VectorOperation::insert);
-
-      TrilinosWrappers::PreconditionAMG::AdditionalData amg_data;
-      amg_data.elliptic              = true;
-      amg_data.higher_order_elements = fe.degree > 1;
-      amg_data.smoother_sweeps       = 2;
-      amg_data.aggregation_threshold = 0.02;
-      amg.initialize(matrix, amg_data);
-      host_src.reinit(owned, comm);
-      host_dst.reinit(owned, comm);
     }
 
     template <int dim, typename Number>
-    void
-    MGCoarseGridAMG<dim, Number>::operator()(const unsigned int    level,
-                                             Vector<Number>       &dst,
-                                             const Vector<Number> &src) const
+    void MGCoarseGridAMG<dim, Number>::initialize(
+        const Mapping<dim>                              &mapping,
+        const DoFHandler<dim>                           &dof_handler,
+        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const std::function<double(const Point<dim> &)> &diffusion,
+        const std::function<double(const Point<dim> &)> &reaction,
+        const unsigned int                               level,
+        const AdditionalData                            &additional_data)
     {
-      AssertThrow(level == coarse_level,
-                  ExcMessage("MGCoarseGridAMG was built for level " +
-                             std::to_string(coarse_level) + ", called on " +
-                             std::to_string(level)));
-      AssertThrow(src.locally_owned_size() == host_src.locally_owned_size() &&
-                      dst.locally_owned_size() == host_src.locally_owned_size(),
-                  ExcMessage("MGCoarseGridAMG: vector of the wrong size"));
-      LinearAlgebra::distributed::Vector<Number, MemorySpace::Host> staging(
-          src.get_partitioner());
-      src.copy_locally_owned_data_to(staging);
-      std::copy(staging.begin(),
-                staging.begin() + staging.locally_owned_size(),
-                host_src.begin());
-      host_dst = 0.;
+      data = additional_data;
+      assemble_level_matrix(mapping,
+                            dof_handler,
+                            mg_constrained_dofs,
+                            diffusion,
+                            reaction,
+                            level,
+                            matrix);
+      TrilinosWrappers::PreconditionAMG::AdditionalData amg_data;
+      amg_data.elliptic              = true;
+      amg_data.higher_order_elements = dof_handler.get_fe().degree > 1;
+      amg_data.smoother_sweeps       = 2;
+      amg_data.aggregation_threshold = 0.02;
+      amg.initialize(matrix, amg_data);
+      this->reinit_host("MGCoarseGridAMG",
+                        dof_handler.locally_owned_mg_dofs(level),
+                        dof_handler.get_communicator(),
+                        level);
+    }
+
+    template <int dim, typename Number>
+    void MGCoarseGridAMG<dim, Number>::solve(
+        TrilinosWrappers::MPI::Vector       &dst,
+        const TrilinosWrappers::MPI::Vector &src) const
+    {
       ReductionControl control(
           data.max_iterations, 1e-300, data.reduction, false, false);
       SolverCG<TrilinosWrappers::MPI::Vector> cg(control);
-      cg.solve(matrix, host_dst, host_src, amg);
+      cg.solve(matrix, dst, src, amg);
       iterations = control.last_step();
-      std::copy(host_dst.begin(), host_dst.end(), staging.begin());
-      dst.copy_locally_owned_data_from(staging);
     }
+
+    template void
+    assemble_level_matrix(const Mapping<2> &,
+                          const DoFHandler<2> &,
+                          const MGConstrainedDoFs &,
+                          const std::function<double(const Point<2> &)> &,
+                          const std::function<double(const Point<2> &)> &,
+                          const unsigned int,
+                          TrilinosWrappers::SparseMatrix &);
+    template void
+    assemble_level_matrix(const Mapping<3> &,
+                          const DoFHandler<3> &,
+                          const MGConstrainedDoFs &,
+                          const std::function<double(const Point<3> &)> &,
+                          const std::function<double(const Point<3> &)> &,
+                          const unsigned int,
+                          TrilinosWrappers::SparseMatrix &);
 
     template class MGCoarseGridAMG<2, float>;
     template class MGCoarseGridAMG<2, double>;

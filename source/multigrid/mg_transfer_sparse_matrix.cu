@@ -85,7 +85,6 @@ namespace dealii
       prolongations.clear();
       restrictions.clear();
       prolongations.resize(n_levels);
-      restrictions.resize(n_levels);
       std::vector<Number> P1d;
       this->prolongation_1d.copy_to(P1d);
       const unsigned int n1      = this->degree + 1;
@@ -118,8 +117,7 @@ namespace dealii
         t.coarse_indices.copy_to(coarse);
         t.fine_indices.copy_to(fine);
         t.weights.copy_to(weights);
-        const unsigned int n_fine   = n_local(l);
-        const unsigned int n_coarse = n_local(l - 1);
+        const unsigned int n_fine = n_local(l);
 
         // Where each fine entry occurs: (cell and component block, point).
         std::vector<unsigned int> occurrence_offsets(n_fine + 1, 0);
@@ -163,7 +161,33 @@ namespace dealii
             columns,
             values);
 
-        // The restriction: the transpose, rows sorted by construction.
+        Csr &p   = prolongations[l];
+        p.n_rows = n_fine;
+        p.offsets.copy_from(offsets);
+        p.columns.copy_from(columns);
+        p.values.copy_from(values);
+      }
+      if (restriction == Restriction::stored_transpose)
+        store_restrictions();
+    }
+
+    template <int dim, typename Number>
+    void MGTransferSparseMatrix<dim, Number>::store_restrictions() const
+    {
+      restrictions.clear();
+      restrictions.resize(prolongations.size());
+      for (unsigned int l = 1; l < prolongations.size(); ++l)
+      {
+        const Csr                &p = prolongations[l];
+        std::vector<unsigned int> offsets, columns;
+        std::vector<Number>       values;
+        p.offsets.copy_to(offsets);
+        p.columns.copy_to(columns);
+        p.values.copy_to(values);
+        const auto        &part = *this->transfer_partitioners[l - 1];
+        const unsigned int n_coarse =
+            part.locally_owned_size() + part.n_ghost_indices();
+        // The transpose, rows sorted by construction.
         std::vector<unsigned int> t_offsets(n_coarse + 1, 0),
             t_columns(columns.size());
         std::vector<Number> t_values(values.size());
@@ -171,29 +195,33 @@ namespace dealii
           ++t_offsets[c + 1];
         for (unsigned int r = 0; r < n_coarse; ++r)
           t_offsets[r + 1] += t_offsets[r];
-        {
-          std::vector<unsigned int> fill(t_offsets.begin(),
-                                         t_offsets.end() - 1);
-          for (unsigned int r = 0; r < n_fine; ++r)
-            for (unsigned int k = offsets[r]; k < offsets[r + 1]; ++k)
-            {
-              const unsigned int pos = fill[columns[k]]++;
-              t_columns[pos]         = r;
-              t_values[pos]          = values[k];
-            }
-        }
-
-        Csr &p   = prolongations[l];
-        p.n_rows = n_fine;
-        p.offsets.copy_from(offsets);
-        p.columns.copy_from(columns);
-        p.values.copy_from(values);
+        std::vector<unsigned int> fill(t_offsets.begin(), t_offsets.end() - 1);
+        for (unsigned int r = 0; r < p.n_rows; ++r)
+          for (unsigned int k = offsets[r]; k < offsets[r + 1]; ++k)
+          {
+            const unsigned int pos = fill[columns[k]]++;
+            t_columns[pos]         = r;
+            t_values[pos]          = values[k];
+          }
         Csr &q   = restrictions[l];
         q.n_rows = n_coarse;
         q.offsets.copy_from(t_offsets);
         q.columns.copy_from(t_columns);
         q.values.copy_from(t_values);
       }
+    }
+
+    template <int dim, typename Number>
+    void MGTransferSparseMatrix<dim, Number>::set_restriction(
+        const Restriction kind) const
+    {
+      if (kind == restriction)
+        return;
+      restriction = kind;
+      if (kind == Restriction::stored_transpose)
+        store_restrictions();
+      else
+        restrictions.clear();
     }
 
     template <int dim, typename Number>
@@ -214,6 +242,17 @@ namespace dealii
     void MGTransferSparseMatrix<dim, Number>::restrict_cells(
         const unsigned int from_level, const Number *fine, Number *coarse) const
     {
+      if (restriction == Restriction::transposed_product)
+      {
+        const Csr &p = prolongations[from_level];
+        internal::csr_transpose_product(p.n_rows,
+                                        p.offsets.data(),
+                                        p.columns.data(),
+                                        p.values.data(),
+                                        fine,
+                                        coarse);
+        return;
+      }
       const Csr &q = restrictions[from_level];
       internal::csr_product(q.n_rows,
                             q.offsets.data(),
@@ -256,7 +295,8 @@ namespace dealii
     {
       std::size_t bytes =
           MGTransferMatrixFree<dim, Number>::memory_consumption();
-      for (const auto *list : {&prolongations, &restrictions})
+      const std::vector<Csr> *lists[] = {&prolongations, &restrictions};
+      for (const std::vector<Csr> *list : lists)
         for (const Csr &m : *list)
           bytes += m.offsets.memory_consumption() +
                    m.columns.memory_consumption() +

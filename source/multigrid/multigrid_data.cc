@@ -25,9 +25,10 @@ namespace dealii
                         "Damping of Jacobi; 0: 4/(3 lambda_max), estimated");
       prm.declare_entry("Coarse solver",
                         "chebyshev",
-                        Patterns::Selection("chebyshev|cg|amg"),
+                        Patterns::Selection("chebyshev|cg|amg|direct"),
                         "Chebyshev or CG-Jacobi on the device, or CG with "
-                        "Trilinos ML AMG on the host");
+                        "Trilinos ML AMG or Amesos KLU's direct solve on the "
+                        "host");
       prm.declare_entry("Coarse reduction",
                         "1e-3",
                         Patterns::Double(0, 1),
@@ -57,9 +58,10 @@ namespace dealii
       smoothing_range   = prm.get_double("Smoothing range");
       jacobi_relaxation = prm.get_double("Jacobi relaxation");
       const std::string coarse = prm.get("Coarse solver");
-      coarse_solver            = coarse == "cg"    ? CoarseSolver::cg_jacobi
-                                 : coarse == "amg" ? CoarseSolver::amg
-                                                   : CoarseSolver::chebyshev;
+      coarse_solver            = coarse == "cg"       ? CoarseSolver::cg_jacobi
+                                 : coarse == "amg"    ? CoarseSolver::amg
+                                 : coarse == "direct" ? CoarseSolver::direct
+                                                      : CoarseSolver::chebyshev;
       coarse_reduction         = prm.get_double("Coarse reduction");
       precision                = prm.get("V-cycle precision") == "double"
                                      ? Precision::double_precision
@@ -74,6 +76,7 @@ namespace dealii
       text += "(" + std::to_string(smoothing_degree) + "), coarse ";
       text += coarse_solver == CoarseSolver::cg_jacobi ? "cg"
               : coarse_solver == CoarseSolver::amg     ? "amg"
+              : coarse_solver == CoarseSolver::direct  ? "direct"
                                                        : "chebyshev";
       text += precision == Precision::double_precision ? ", double" : ", float";
       if (p_coarsening)

@@ -1,9 +1,9 @@
 // The choices of GPU::MultigridData: damped Jacobi smoothing (omega from
-// the estimated spectrum, and a given omega), CG-Jacobi and Trilinos AMG as
-// coarse solvers, and a reaction term (c u, v) on every level. Each must
-// reach a 1e-8 reduction of the residual (checked with the double
-// operator) with iteration counts that stay flat under refinement, on an
-// adaptive cube (hanging nodes) in 3D and the ball in 2D.
+// the estimated spectrum, and a given omega), CG-Jacobi, Trilinos AMG and
+// Amesos KLU's direct solve as coarse solvers, and a reaction term (c u, v)
+// on every level. Each must reach a 1e-8 reduction of the residual (checked
+// with the double operator) with iteration counts that stay flat under
+// refinement, on an adaptive cube (hanging nodes) in 3D and the ball in 2D.
 // GPU::MGCoarseGridAMG's matrix is assembled on the host with FEValues: it
 // must act like the device level operator on its level (random
 // vector, diffusion and reaction, level boundary DoFs as identity rows).
@@ -162,6 +162,9 @@ run(const bool ball, const unsigned int min_ref, const unsigned int max_ref)
   if (all)
   {
     solve<dim, degree>("coarse AMG", amg, ball, false, min_ref, max_ref);
+    Data direct;
+    direct.coarse_solver = Data::CoarseSolver::direct;
+    solve<dim, degree>("coarse direct", direct, ball, true, min_ref, max_ref);
     solve<dim, degree>("default", Data(), ball, true, min_ref, max_ref);
   }
   amg.precision = Data::Precision::double_precision;

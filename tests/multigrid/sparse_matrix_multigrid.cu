@@ -4,16 +4,20 @@
 //   constraints: P applied to the interpolant of a function of the
 //   element's space on level l - 1 equals its interpolant on level l (to
 //   1e-12); P agrees with the per-cell kernels of GPU::MGTransferMatrixFree
-//   and the stored restriction with its transpose: (R v, u) = (v, P u).
+//   and the stored restriction with its transpose: (R v, u) = (v, P u),
+//   and with the transposed product of P.
 // - Solver: -div(a(x) grad u) = 1, u = 0 on the boundary, cube, MappingQ1,
 //   the system matrix from GPU::ElementIntegrator, CG preconditioned by the
 //   float V-cycle to a 1e-8 reduction, Q1 and Q2, 2D and 3D over four
 //   uniform meshes: the counts may spread by at most 2; also with SPAI(0)
 //   and with damped Jacobi smoothing (CG-Jacobi coarse solver to 1e-2, as
-//   Geveler et al.), with each SpMV kernel. On one adaptive
+//   Geveler et al.), with each SpMV kernel; with SPAI(1) and with the
+//   direct coarse solve. On one adaptive
 //   mesh (local smoothing) and on the finest uniform 2D Q2 mesh, the
 //   solution agrees with GPU::MatrixFreeMultigrid's on the same problem to
-//   1e-6.
+//   1e-6 (also with SPAI(1) on the adaptive mesh).
+// - SPAI(1) (GPU::SparseApproximateInverse) equals a host least-squares
+//   reference; rows too long for it are refused.
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/multigrid/sparse_matrix_multigrid.h>
@@ -25,6 +29,7 @@
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping_q.h>
+#include <deal.II/lac/householder.h>
 #include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/lac/solver_cg.h>
 
@@ -107,8 +112,9 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
   GPU::MGTransferMatrixFree<dim, double> cells(mg_constrained_dofs);
   cells.build(dof_handler, layouts);
 
-  double      interpolation = 0, against_cells = 0, transpose = 0;
-  std::size_t entries = 0;
+  double interpolation = 0, against_cells = 0, transpose = 0,
+         transposed_product = 0;
+  std::size_t entries       = 0;
   for (unsigned int l = 1; l < tria.n_global_levels(); ++l)
   {
     const auto         &coarse_layout = transfer.get_level_partitioner(l - 1);
@@ -131,6 +137,9 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
     cells.prolongate(l, other, u);
     other -= Pu;
     against_cells = std::max(against_cells, other.l2_norm() / Pu.l2_norm());
+    using Restriction =
+        typename GPU::MGTransferSparseMatrix<dim, double>::Restriction;
+    transfer.set_restriction(Restriction::stored_transpose);
     transfer.restrict_and_add(l, Rv, v);
     other.reinit(coarse_layout);
     cells.restrict_and_add(l, other, v);
@@ -138,6 +147,13 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
     against_cells = std::max(against_cells, other.l2_norm() / Rv.l2_norm());
     transpose =
         std::max(transpose, std::abs((Rv * u) - (v * Pu)) / std::abs(v * Pu));
+    // The same restriction as the transposed product with P (default).
+    transfer.set_restriction(Restriction::transposed_product);
+    other.reinit(coarse_layout);
+    transfer.restrict_and_add(l, other, v);
+    other -= Rv;
+    transposed_product =
+        std::max(transposed_product, other.l2_norm() / Rv.l2_norm());
     entries +=
         Utilities::MPI::sum(transfer.n_nonzero_elements(l), MPI_COMM_WORLD);
   }
@@ -148,10 +164,13 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
           << ", against the cell kernels "
           << (against_cells < 1e-13 ? "equal" : "ERROR")
           << ", restriction = transpose "
-          << (transpose < 1e-13 ? "yes" : "ERROR") << std::endl;
-  if (interpolation >= 1e-12 || against_cells >= 1e-13 || transpose >= 1e-13)
+          << (transpose < 1e-13 ? "yes" : "ERROR")
+          << ", as the transposed product "
+          << (transposed_product < 1e-13 ? "equal" : "ERROR") << std::endl;
+  if (interpolation >= 1e-12 || against_cells >= 1e-13 || transpose >= 1e-13 ||
+      transposed_product >= 1e-13)
     deallog << "  errors " << interpolation << ' ' << against_cells << ' '
-            << transpose << std::endl;
+            << transpose << ' ' << transposed_product << std::endl;
 }
 
 // (f, v) with f = 1, condensed.
@@ -304,21 +323,39 @@ check_counts(const unsigned int                    degree,
           << std::endl;
 }
 
+// Twice refined ball or cube with FE_Q(degree) and level DoFs.
+template <int dim>
+struct SmallMesh
+{
+  SmallMesh(const unsigned int degree, const bool ball)
+      : tria(MPI_COMM_WORLD,
+             Triangulation<dim>::limit_level_difference_at_vertices,
+             parallel::distributed::Triangulation<
+                 dim>::construct_multigrid_hierarchy),
+        mapping(1), dof_handler(tria)
+  {
+    if (ball)
+      GridGenerator::hyper_ball(tria);
+    else
+      GridGenerator::hyper_cube(tria);
+    tria.refine_global(2);
+    dof_handler.distribute_dofs(FE_Q<dim>(degree));
+    dof_handler.distribute_mg_dofs();
+  }
+
+  parallel::distributed::Triangulation<dim> tria;
+  const MappingQ<dim>                       mapping;
+  DoFHandler<dim>                           dof_handler;
+};
+
 // SPAI(0) of a level matrix against its entries: m_i = a_ii / sum_j a_ij^2.
 void
 check_spai0()
 {
-  constexpr int                             dim = 2;
-  parallel::distributed::Triangulation<dim> tria(
-      MPI_COMM_WORLD,
-      Triangulation<dim>::limit_level_difference_at_vertices,
-      parallel::distributed::Triangulation<dim>::construct_multigrid_hierarchy);
-  GridGenerator::hyper_ball(tria);
-  tria.refine_global(2);
-  const MappingQ<dim> mapping(1);
-  DoFHandler<dim>     dof_handler(tria);
-  dof_handler.distribute_dofs(FE_Q<dim>(2));
-  dof_handler.distribute_mg_dofs();
+  constexpr int                  dim = 2;
+  SmallMesh<dim>                 mesh(2, true);
+  const auto                    &mapping     = mesh.mapping;
+  const auto                    &dof_handler = mesh.dof_handler;
   GPU::SparseMatrixMultigridData data;
   data.precision = GPU::MultigridData::Precision::double_precision;
   data.preconditioner =
@@ -359,6 +396,153 @@ check_spai0()
           << std::endl;
 }
 
+// SPAI(1) of a level matrix against a host reference: per row i, the
+// least-squares problem min || e_i - sum_{j in J} m_j A_j ||_2 over the
+// owned columns J of row i (A_j: row j of the owned block) by Householder
+// QR of the dense block, then (M + M^T) / 2. Also checks that it beats
+// Jacobi and SPAI(0) in || I - M A ||_F, its own measure.
+void
+check_spai(const unsigned int degree)
+{
+  constexpr int                  dim = 2;
+  SmallMesh<dim>                 mesh(degree, true);
+  const auto                    &mapping     = mesh.mapping;
+  const auto                    &dof_handler = mesh.dof_handler;
+  GPU::SparseMatrixMultigridData data;
+  data.precision = GPU::MultigridData::Precision::double_precision;
+  GPU::SparseMatrixMultigrid<dim, 1, Operation> multigrid;
+  multigrid.initialize(mapping, dof_handler, {0}, Operation{}, data);
+  const auto &matrix = multigrid.get_level_operator<double>(2).get_matrix();
+  GPU::SparseApproximateInverse<double> spai;
+  spai.reinit(matrix);
+
+  // The owned block as maps of rows.
+  const IndexSet owned = matrix.get_partitioner()->locally_owned_range();
+  std::map<types::global_dof_index, std::map<types::global_dof_index, double>>
+      rows;
+  for (const auto &[i, j, a] : matrix.get_entries())
+    if (owned.is_element(j))
+      rows[i][j] = a;
+  std::map<std::pair<types::global_dof_index, types::global_dof_index>, double>
+      reference;
+  for (const auto &[i, row] : rows)
+  {
+    std::vector<types::global_dof_index> J, columns;
+    for (const auto &[j, a] : row)
+      J.push_back(j);
+    for (const auto j : J)
+      for (const auto &[c, a] : rows[j])
+        columns.push_back(c);
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    FullMatrix<double> B(columns.size(), J.size());
+    ::Vector<double>   e(columns.size()), m(J.size());
+    for (unsigned int c = 0; c < columns.size(); ++c)
+    {
+      e(c) = columns[c] == i ? 1. : 0.;
+      for (unsigned int p = 0; p < J.size(); ++p)
+      {
+        const auto entry = rows[J[p]].find(columns[c]);
+        B(c, p)          = entry != rows[J[p]].end() ? entry->second : 0.;
+      }
+    }
+    Householder<double>(B).least_squares(m, e);
+    for (unsigned int p = 0; p < J.size(); ++p)
+    {
+      reference[{i, J[p]}] += 0.5 * m(p);
+      reference[{J[p], i}] += 0.5 * m(p);
+    }
+  }
+  double error = 0, largest = 0;
+  std::map<std::pair<types::global_dof_index, types::global_dof_index>, double>
+      device;
+  for (const auto &[i, j, v] : spai.get_entries())
+    device[{i, j}] = v;
+  for (const auto &[ij, v] : reference)
+  {
+    largest = std::max(largest, std::abs(v));
+    error   = std::max(error, std::abs(v - device[ij]));
+  }
+  for (const auto &[ij, v] : device)
+    if (reference.find(ij) == reference.end())
+      error = std::max(error, std::abs(v));
+
+  // || I - M A ||_F^2 for M = SPAI(1), SPAI(0) and Jacobi.
+  const auto residual = [&](const auto &m_entries)
+  {
+    double sum = 0;
+    for (const auto &[i, row] : rows)
+    {
+      std::map<types::global_dof_index, double> r;
+      r[i] = 1.;
+      for (const auto &[ij, mij] : m_entries)
+        if (ij.first == i)
+          for (const auto &[c, a] : rows[ij.second])
+            r[c] -= mij * a;
+      for (const auto &[c, v] : r)
+        sum += v * v;
+    }
+    return sum;
+  };
+  std::map<std::pair<types::global_dof_index, types::global_dof_index>, double>
+      jacobi, spai0;
+  for (const auto &[i, row] : rows)
+  {
+    double squares = 0;
+    for (const auto &[j, a] : row)
+      squares += a * a;
+    jacobi[{i, i}] = 1. / row.at(i);
+    spai0[{i, i}]  = row.at(i) / squares;
+  }
+  const double r1 = residual(device), r0 = residual(spai0),
+               rj = residual(jacobi);
+  const bool better =
+      Utilities::MPI::min(int(r1 < r0 && r0 < rj), MPI_COMM_WORLD) == 1;
+  error   = Utilities::MPI::max(error, MPI_COMM_WORLD);
+  largest = Utilities::MPI::max(largest, MPI_COMM_WORLD);
+  deallog << "SPAI of the level-2 matrix (2D Q" << degree
+          << ", ball): against Householder least squares "
+          << (error < 1e-10 * largest ? "equal" : "ERROR")
+          << ", ||I - MA||_F below SPAI(0)'s, below Jacobi's: "
+          << (better ? "yes" : "no") << std::endl;
+  if (error >= 1e-10 * largest)
+    deallog << "  error " << error << " of " << largest << std::endl;
+}
+
+// SPAI(1) with rows longer than it takes (3D Q2) and with the Chebyshev
+// smoother is refused clearly.
+template <int dim>
+void
+check_spai_refused(const unsigned int                 degree,
+                   const GPU::MultigridData::Smoother smoother,
+                   const std::string                 &expected)
+{
+  SmallMesh<dim>                 mesh(degree, false);
+  const auto                    &mapping     = mesh.mapping;
+  const auto                    &dof_handler = mesh.dof_handler;
+  GPU::SparseMatrixMultigridData data;
+  data.preconditioner =
+      GPU::SparseMatrixMultigridData::SmootherPreconditioner::spai;
+  data.smoother = smoother;
+  GPU::SparseMatrixMultigrid<dim, 1, Operation> multigrid;
+  try
+  {
+    multigrid.initialize(mapping, dof_handler, {}, Operation{}, data);
+    deallog << dim << "D Q" << degree << " SPAI: ERROR, not refused"
+            << std::endl;
+  }
+  catch (const ExceptionBase &e)
+  {
+    const std::string what = e.what();
+    const auto        at   = what.find(expected);
+    deallog << dim << "D Q" << degree << " SPAI refused: "
+            << (at != std::string::npos
+                    ? what.substr(at, what.find('\n', at) - at)
+                    : "ERROR: " + what)
+            << std::endl;
+  }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -392,4 +576,25 @@ main(int argc, char **argv)
   check_counts<3>(1, 2, data, " Jacobi, CSR");
   solve<2, 2>(2, 5, false, true);
   solve<2, 2>(2, 3, true, true);
+  // SPAI(1) with Geveler et al.'s Jacobi-type smoothing, uniform and
+  // adaptive (edge rows as identity), and the direct coarse solve.
+  check_spai(1);
+  check_spai(2);
+  check_spai_refused<3>(
+      2, GPU::MultigridData::Smoother::jacobi, "SparseApproximateInverse: ");
+  check_spai_refused<2>(
+      1, GPU::MultigridData::Smoother::chebyshev, "SparseMatrixMultigrid: ");
+  data               = GPU::SparseMatrixMultigridData();
+  data.smoother      = GPU::MultigridData::Smoother::jacobi;
+  data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
+  data.preconditioner =
+      GPU::SparseMatrixMultigridData::SmootherPreconditioner::spai;
+  data.coarse_reduction = 1e-2;
+  check_counts<2>(1, 3, data, " SPAI Jacobi");
+  check_counts<2>(2, 2, data, " SPAI Jacobi");
+  check_counts<3>(1, 2, data, " SPAI Jacobi");
+  solve<2, 2>(2, 3, true, true, data);
+  data               = GPU::SparseMatrixMultigridData();
+  data.coarse_solver = GPU::MultigridData::CoarseSolver::direct;
+  check_counts<2>(1, 3, data, " direct coarse");
 }

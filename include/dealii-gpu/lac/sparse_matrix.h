@@ -37,6 +37,15 @@ namespace dealii
                        const Number       *x,
                        Number             *y,
                        const bool          add);
+
+      /** y += A^T x for such a matrix (atomic additions into y). */
+      template <typename Number>
+      void csr_transpose_product(const unsigned int  n_rows,
+                                 const unsigned int *offsets,
+                                 const unsigned int *columns,
+                                 const Number       *values,
+                                 const Number       *x,
+                                 Number             *y);
     } // namespace internal
 
     /**

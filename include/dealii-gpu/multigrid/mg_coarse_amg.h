@@ -4,15 +4,13 @@
 #ifndef dealii_gpu_multigrid_mg_coarse_amg_h
 #define dealii_gpu_multigrid_mg_coarse_amg_h
 
-#include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/multigrid/mg_coarse_host.h>
 
 #include <deal.II/base/function.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/fe/mapping.h>
 #include <deal.II/lac/trilinos_precondition.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
-#include <deal.II/lac/trilinos_vector.h>
-#include <deal.II/multigrid/mg_base.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include <functional>
@@ -22,19 +20,34 @@ namespace dealii
   namespace GPU
   {
     /**
+     * The matrix of (a(x) grad u, grad v) + (c(x) u, v) on @p level,
+     * assembled on the host with FEValues (QGauss(degree + 1)), the level's
+     * boundary DoFs of MGConstrainedDoFs as identity rows, like the
+     * matrix-free level operators. Scalar FE_Q; rows distributed as the
+     * level's locally owned DoFs. An empty @p reaction: no reaction term.
+     */
+    template <int dim>
+    void assemble_level_matrix(
+        const Mapping<dim>                              &mapping,
+        const DoFHandler<dim>                           &dof_handler,
+        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const std::function<double(const Point<dim> &)> &diffusion,
+        const std::function<double(const Point<dim> &)> &reaction,
+        const unsigned int                               level,
+        TrilinosWrappers::SparseMatrix                  &matrix);
+
+    /**
      * Coarse solver for deal.II's Multigrid on GPU::Vector: the matrix of
-     * (a(x) grad u, grad v) + (c(x) u, v) on the coarsest level, assembled
-     * once on the host with FEValues (the level's boundary DoFs of
-     * MGConstrainedDoFs as identity rows, like the matrix-free level
-     * operators), solved by CG preconditioned with Trilinos ML AMG to a
-     * relative reduction. Each call copies the level vector to the host and
-     * back, so it pays off only when the coarse level is not tiny.
+     * the coarsest level (assemble_level_matrix(), once), solved by CG
+     * preconditioned with Trilinos ML AMG to a relative reduction. Each
+     * call copies the level vector to the host and back, so it pays off
+     * only when the coarse level is not tiny.
      *
      * Scalar elements only (FE_Q of any degree); MPI through the level's
      * locally owned DoFs.
      */
     template <int dim, typename Number>
-    class MGCoarseGridAMG : public MGCoarseGridBase<Vector<Number>>
+    class MGCoarseGridAMG : public MGCoarseGridHost<Number>
     {
     public:
       struct AdditionalData
@@ -58,11 +71,6 @@ namespace dealii
                  const unsigned int                               level = 0,
                  const AdditionalData &additional_data = AdditionalData());
 
-      /** dst = approximate inverse of the level matrix times src. */
-      void operator()(const unsigned int    level,
-                      Vector<Number>       &dst,
-                      const Vector<Number> &src) const override;
-
       /** The assembled level matrix. */
       const TrilinosWrappers::SparseMatrix &get_matrix() const
       {
@@ -72,13 +80,15 @@ namespace dealii
       /** CG iterations of the last call. */
       unsigned int last_iterations() const { return iterations; }
 
+    protected:
+      void solve(TrilinosWrappers::MPI::Vector       &dst,
+                 const TrilinosWrappers::MPI::Vector &src) const override;
+
     private:
-      TrilinosWrappers::SparseMatrix        matrix;
-      TrilinosWrappers::PreconditionAMG     amg;
-      mutable TrilinosWrappers::MPI::Vector host_src, host_dst;
-      AdditionalData                        data;
-      unsigned int                          coarse_level = 0;
-      mutable unsigned int                  iterations   = 0;
+      TrilinosWrappers::SparseMatrix    matrix;
+      TrilinosWrappers::PreconditionAMG amg;
+      AdditionalData                    data;
+      mutable unsigned int              iterations = 0;
     };
   } // namespace GPU
 } // namespace dealii

@@ -162,6 +162,14 @@ namespace dealii
         edge.reinit(local);
         n_global_edge_dofs = Utilities::MPI::sum<types::global_dof_index>(
             local.size(), partitioner.get_mpi_communicator());
+        edge_indices = std::move(local);
+      }
+
+      /** The local indices of this rank's refinement-edge DoFs (not on
+       *  the Dirichlet boundary). */
+      const std::vector<unsigned int> &get_edge_indices() const
+      {
+        return edge_indices;
       }
 
       /** Whether any rank's level has refinement-edge DoFs. */
@@ -325,6 +333,7 @@ namespace dealii
       // Local indices of the locally owned edge DoFs that are not
       // Dirichlet DoFs (those are identity rows of the operator already).
       internal::EdgeEntries<VectorType> edge;
+      std::vector<unsigned int>         edge_indices;
       mutable VectorType                edge_only;
       mutable VectorType                product_buffer;
       types::global_dof_index           n_global_edge_dofs = 0;

@@ -1,6 +1,6 @@
 // GPU::MGTransferSparseMatrix: the grid transfer of GPU::MGTransferMatrixFree
 // applied as sparse matrix-vector products (prolongation P, restriction
-// P^T stored as its own matrix), for the sparse-matrix multigrid.
+// P^T), for the sparse-matrix multigrid.
 #ifndef dealii_gpu_multigrid_mg_transfer_sparse_matrix_h
 #define dealii_gpu_multigrid_mg_transfer_sparse_matrix_h
 
@@ -27,7 +27,8 @@ namespace dealii
      * are the local entries (owned, then ghost) of the transfer's level
      * vectors, so the products need one ghost exchange before and one
      * compress() after, as the per-cell kernels do. The restriction is
-     * stored as the transposed matrix (no atomics).
+     * the transposed product with P (atomic additions) or, on request, a
+     * stored transpose (set_restriction()).
      */
     template <int dim, typename Number>
     class MGTransferSparseMatrix : public MGTransferMatrixFree<dim, Number>
@@ -37,14 +38,31 @@ namespace dealii
 
       using MGTransferMatrixFree<dim, Number>::MGTransferMatrixFree;
 
+      /** How restrict_and_add() applies R = P^T. */
+      enum class Restriction
+      {
+        /** The transposed product with P (one thread a fine row, atomic
+         *  additions into the coarse entries): no second matrix. The
+         *  default: as fast as the stored transpose on an H100
+         *  (benchmarks/sparse_multigrid, --restriction). */
+        transposed_product,
+        /** A CSR product with P^T stored as its own matrix (one thread a
+         *  coarse row, no atomics). */
+        stored_transpose
+      };
+
+      /** Choose the restriction's kernel; the stored transpose is built
+       *  (from P, on the host) or freed here. */
+      void set_restriction(const Restriction kind) const;
+
       /** MGTransferMatrixFree::build(), then the matrices of every level. */
       void build(
           const DoFHandler<dim, dim> &dof_handler,
           const std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
               &external_partitioners = {});
 
-      /** Stored entries of the prolongation to @p level (the restriction
-       *  from it stores as many). */
+      /** Stored entries of the prolongation to @p level (a stored
+       *  restriction from it has as many). */
       std::size_t n_nonzero_elements(const unsigned int level) const;
 
       /** The prolongation to @p level as (fine local entry, coarse local
@@ -73,8 +91,12 @@ namespace dealii
         Array<Number>       values;
       };
       // Entry l: prolongation to level l and restriction from it.
-      std::vector<Csr> prolongations;
-      std::vector<Csr> restrictions;
+      // P^T of every level from P (Restriction::stored_transpose).
+      void store_restrictions() const;
+
+      std::vector<Csr>         prolongations;
+      mutable std::vector<Csr> restrictions;
+      mutable Restriction      restriction = Restriction::transposed_product;
     };
   } // namespace GPU
 } // namespace dealii

@@ -38,7 +38,10 @@ namespace dealii
         cg_jacobi,
         /** CG with Trilinos ML AMG to coarse_reduction, on the host
          *  (GPU::MGCoarseGridAMG; matrix assembled once). */
-        amg
+        amg,
+        /** An exact solve on the host by Trilinos' Amesos KLU
+         *  (GPU::MGCoarseGridDirect; matrix factorized once). */
+        direct
       };
 
       enum class Precision

@@ -25,6 +25,7 @@
 #include <deal.II/multigrid/mg_smoother.h>
 #include <deal.II/multigrid/multigrid.h>
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <set>
@@ -88,8 +89,46 @@ namespace dealii
       }
 
       /**
+       * The preconditioner inside the smoothing steps and the coarse CG of
+       * a level operator: its inverse diagonal (1 on refinement-edge DoFs),
+       * or, where the operator names a type SmootherPreconditioner, the one
+       * it makes from the edge DoFs (make_smoother_preconditioner()).
+       */
+      template <typename LevelOperator, typename = void>
+      struct SmootherPreconditionerOf
+      {
+        using type = DiagonalMatrix<typename LevelOperator::VectorType>;
+
+        template <typename EdgeOperator>
+        static std::shared_ptr<type> make(const LevelOperator &,
+                                          const EdgeOperator &edge_operator)
+        {
+          auto preconditioner = std::make_shared<type>();
+          edge_operator.compute_inverse_diagonal(preconditioner->get_vector());
+          return preconditioner;
+        }
+      };
+
+      template <typename LevelOperator>
+      struct SmootherPreconditionerOf<
+          LevelOperator,
+          std::void_t<typename LevelOperator::SmootherPreconditioner>>
+      {
+        using type = typename LevelOperator::SmootherPreconditioner;
+
+        template <typename EdgeOperator>
+        static std::shared_ptr<type> make(const LevelOperator &op,
+                                          const EdgeOperator  &edge_operator)
+        {
+          return op.make_smoother_preconditioner(
+              edge_operator.get_edge_indices());
+        }
+      };
+
+      /**
        * @p LevelOperatorType: vmult, initialize_dof_vector (whose layout
-       * the transfer takes), compute_inverse_diagonal, m and
+       * the transfer takes), compute_inverse_diagonal (or a smoother
+       * preconditioner, see SmootherPreconditionerOf), m and
        * get_setup_timer; @p TransferType: build(dof_handler,
        * partitioners) and initialize_constraints() (ours or deal.II's
        * MGTransferMatrixFree).
@@ -107,26 +146,31 @@ namespace dealii
             std::function<void(LevelOperator &,
                                const AffineConstraints<double> &,
                                const unsigned int)>;
-        /** Makes the AMG coarse solver (empty: not available). */
+        /** Makes the host coarse solver (MultigridData::CoarseSolver amg
+         *  or direct) from the coarse level operator; empty: none. */
         using CoarseFactory =
-            std::function<std::unique_ptr<MGCoarseGridBase<LevelVector>>()>;
+            std::function<std::unique_ptr<MGCoarseGridBase<LevelVector>>(
+                const LevelOperator &)>;
 
         // Build on the level DoFs of dof_handler; mg_constrained_dofs is
         // initialized with the boundary DoFs and must outlive this.
         void initialize(const DoFHandler<dim>   &dof_handler,
                         const MGConstrainedDoFs &mg_constrained_dofs,
                         const LevelBuilder      &build_level,
-                        const CoarseFactory     &make_amg,
+                        const CoarseFactory     &make_host_coarse,
                         const MultigridData     &data,
                         SetupTimer              &setup_timer)
         {
-          AssertThrow(data.coarse_solver != MultigridData::CoarseSolver::amg ||
-                          make_amg,
-                      ExcMessage("The AMG coarse solver needs an assembled "
-                                 "coarse matrix, which only "
+          const bool on_host =
+              data.coarse_solver == MultigridData::CoarseSolver::amg ||
+              data.coarse_solver == MultigridData::CoarseSolver::direct;
+          AssertThrow(!on_host || make_host_coarse,
+                      ExcMessage("The amg and direct coarse solvers need an "
+                                 "assembled coarse matrix, which "
                                  "GPU::MultigridPreconditioner (Laplace and "
-                                 "reaction) builds: choose chebyshev or "
-                                 "cg_jacobi"));
+                                 "reaction: amg, direct) and "
+                                 "GPU::SparseMatrixMultigrid (direct) build: "
+                                 "choose chebyshev or cg_jacobi"));
           const unsigned int n_levels =
               dof_handler.get_triangulation().n_global_levels();
           operators.resize(0, n_levels - 1);
@@ -172,7 +216,7 @@ namespace dealii
           initialize_smoothers(data);
           setup_timer.stop();
           setup_timer.start("coarse solver");
-          initialize_coarse_solver(make_amg, data);
+          initialize_coarse_solver(make_host_coarse, data);
           setup_timer.stop();
 
           level_matrices.initialize(level_operators);
@@ -215,11 +259,13 @@ namespace dealii
         }
 
       private:
-        using EdgeOperator      = MGLevelOperator<LevelOperator>;
-        using InterfaceOperator = MGInterfaceOperator<EdgeOperator>;
-        using Diagonal          = DiagonalMatrix<LevelVector>;
-        using Smoother =
-            PreconditionChebyshev<EdgeOperator, LevelVector, Diagonal>;
+        using EdgeOperator           = MGLevelOperator<LevelOperator>;
+        using InterfaceOperator      = MGInterfaceOperator<EdgeOperator>;
+        using Preconditioning        = SmootherPreconditionerOf<LevelOperator>;
+        using SmootherPreconditioner = typename Preconditioning::type;
+        using Smoother               = PreconditionChebyshev<EdgeOperator,
+                                               LevelVector,
+                                               SmootherPreconditioner>;
         using Preconditioner = PreconditionMG<dim, LevelVector, Transfer>;
 
         // Chebyshev on every level (degree 1 is a damped Jacobi step), the
@@ -234,13 +280,12 @@ namespace dealii
               0, max_level);
           for (unsigned int level = 0; level <= max_level; ++level)
           {
-            auto &level_data          = smoother_data[level];
-            level_data.preconditioner = std::make_shared<Diagonal>();
-            level_operators[level].compute_inverse_diagonal(
-                level_data.preconditioner->get_vector());
+            auto &level_data = smoother_data[level];
+            level_data.preconditioner =
+                Preconditioning::make(operators[level], level_operators[level]);
             if (level == 0)
             {
-              coarse_diagonal = level_data.preconditioner;
+              coarse_preconditioner = level_data.preconditioner;
               // A solver on the coarse level: a degree that reaches the
               // reduction, eigenvalues estimated over the full spectrum.
               level_data.smoothing_range     = data.coarse_reduction;
@@ -262,7 +307,7 @@ namespace dealii
           }
         }
 
-        void initialize_coarse_solver(const CoarseFactory &make_amg,
+        void initialize_coarse_solver(const CoarseFactory &make_host_coarse,
                                       const MultigridData &data)
         {
           switch (data.coarse_solver)
@@ -280,11 +325,12 @@ namespace dealii
                 MGCoarseGridIterativeSolver<LevelVector,
                                             SolverCG<LevelVector>,
                                             EdgeOperator,
-                                            Diagonal>>(
-                *coarse_cg, level_operators[0], *coarse_diagonal);
+                                            SmootherPreconditioner>>(
+                *coarse_cg, level_operators[0], *coarse_preconditioner);
             break;
           case MultigridData::CoarseSolver::amg:
-            coarse = make_amg();
+          case MultigridData::CoarseSolver::direct:
+            coarse = make_host_coarse(operators[0]);
             break;
           }
         }
@@ -296,7 +342,7 @@ namespace dealii
         MGLevelObject<InterfaceOperator>               interface_operators;
         Transfer                                       transfer;
         mg::SmootherRelaxation<Smoother, LevelVector>  smoother;
-        std::shared_ptr<Diagonal>                      coarse_diagonal;
+        std::shared_ptr<SmootherPreconditioner>        coarse_preconditioner;
         std::unique_ptr<ReductionControl>              coarse_control;
         std::unique_ptr<SolverCG<LevelVector>>         coarse_cg;
         std::unique_ptr<MGCoarseGridBase<LevelVector>> coarse;
@@ -378,15 +424,17 @@ namespace dealii
         /**
          * The boundary DoFs, then the hierarchy in @p data's precision.
          * @p build_level(op, level_constraints, level), generic in the
-         * operator type, builds a level operator. A failed set-up leaves
-         * no hierarchy.
+         * operator type, builds a level operator; @p make_host_coarse(op),
+         * generic too, the amg or direct coarse solver from the coarse
+         * operator (nullptr: none). A failed set-up leaves no hierarchy.
          */
-        template <typename BuildLevel>
+        template <typename BuildLevel, typename MakeHostCoarse = std::nullptr_t>
         void initialize_hierarchy(
             const DoFHandler<dim>              &dof_handler,
             const std::set<types::boundary_id> &dirichlet_boundary_ids,
             const MultigridData                &data,
-            const BuildLevel                   &build_level)
+            const BuildLevel                   &build_level,
+            const MakeHostCoarse               &make_host_coarse = nullptr)
         {
           single.reset();
           double_.reset();
@@ -397,9 +445,9 @@ namespace dealii
               dof_handler, dirichlet_boundary_ids);
           setup_timer.stop();
           if (data.precision == MultigridData::Precision::double_precision)
-            build(double_, dof_handler, data, build_level);
+            build(double_, dof_handler, data, build_level, make_host_coarse);
           else
-            build(single, dof_handler, data, build_level);
+            build(single, dof_handler, data, build_level, make_host_coarse);
         }
 
         template <typename Number>
@@ -409,17 +457,22 @@ namespace dealii
         }
 
       private:
-        template <typename Number, typename BuildLevel>
+        template <typename Number, typename BuildLevel, typename MakeHostCoarse>
         void build(std::unique_ptr<Hierarchy<Number>> &hierarchy,
                    const DoFHandler<dim>              &dof_handler,
                    const MultigridData                &data,
-                   const BuildLevel                   &build_level)
+                   const BuildLevel                   &build_level,
+                   const MakeHostCoarse               &make_host_coarse)
         {
+          typename Hierarchy<Number>::CoarseFactory factory;
+          if constexpr (!std::is_same_v<MakeHostCoarse, std::nullptr_t>)
+            factory = [&](const LevelOperatorOf<Number> &op)
+            { return make_host_coarse(op); };
           auto new_hierarchy = std::make_unique<Hierarchy<Number>>();
           new_hierarchy->initialize(dof_handler,
                                     mg_constrained_dofs,
                                     build_level,
-                                    {},
+                                    factory,
                                     data,
                                     setup_timer);
           hierarchy = std::move(new_hierarchy);

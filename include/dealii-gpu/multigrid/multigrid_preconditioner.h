@@ -5,6 +5,7 @@
 #define dealii_gpu_multigrid_multigrid_preconditioner_h
 
 #include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_coarse_direct.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
@@ -30,7 +31,8 @@ namespace dealii
      * GPU::LaplaceOperator on every level of the triangulation's multigrid
      * hierarchy, GPU::MGTransferMatrixFree between the levels, Chebyshev or
      * damped Jacobi smoothing around the operators' diagonals, and a coarse
-     * solver (Chebyshev, CG-Jacobi, or Trilinos AMG on the host), in
+     * solver (Chebyshev, CG-Jacobi, or Trilinos AMG or a direct solve on
+     * the host), in
      * deal.II's Multigrid and PreconditionMG (the set-up of deal.II's
      * step-37). The V-cycle runs in float (default) or double
      * (MultigridData::precision) inside an outer solver in double.
@@ -238,8 +240,23 @@ namespace dealii
                     false,
                     data.geometry);
         };
-        const auto make_amg = [&]()
+        const auto make_host_coarse = [&](const auto &)
+            -> std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>
         {
+          if (data.coarse_solver == MultigridData::CoarseSolver::direct)
+          {
+            TrilinosWrappers::SparseMatrix matrix;
+            assemble_level_matrix(mapping,
+                                  dof_handler,
+                                  mg_constrained_dofs,
+                                  diffusion,
+                                  reaction,
+                                  0,
+                                  matrix);
+            auto direct = std::make_unique<MGCoarseGridDirect<LevelNumber>>();
+            direct->initialize(matrix);
+            return direct;
+          }
           auto amg = std::make_unique<MGCoarseGridAMG<dim, LevelNumber>>();
           typename MGCoarseGridAMG<dim, LevelNumber>::AdditionalData amg_data;
           amg_data.reduction = data.coarse_reduction;
@@ -250,13 +267,12 @@ namespace dealii
                           reaction,
                           0,
                           amg_data);
-          return std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>(
-              std::move(amg));
+          return amg;
         };
         hierarchy->initialize(dof_handler,
                               mg_constrained_dofs,
                               build_level,
-                              make_amg,
+                              make_host_coarse,
                               data,
                               setup_timer);
       }

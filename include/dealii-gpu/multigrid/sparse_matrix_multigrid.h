@@ -7,13 +7,16 @@
 
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/integration/element_integrator.h>
+#include <dealii-gpu/lac/sparse_approximate_inverse.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
+#include <dealii-gpu/multigrid/mg_coarse_direct.h>
 #include <dealii-gpu/multigrid/mg_transfer_sparse_matrix.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
 #include <dealii-gpu/operators/matrix_free_backend.h>
 
 #include <deal.II/base/quadrature.h>
+#include <deal.II/lac/diagonal_matrix.h>
 
 #include <memory>
 #include <set>
@@ -35,11 +38,24 @@ namespace dealii
         jacobi,
         /** SPAI(0): the diagonal M closest to A^-1 in the sense of
          *  min ||I - M A||_F, m_i = a_ii / sum_j a_ij^2. */
-        spai0
+        spai0,
+        /** SPAI(1): M with the sparsity of A closest to A^-1 in that
+         *  sense, symmetrized (GPU::SparseApproximateInverse; rows of at
+         *  most 32 entries: Q1 and Q2 in 2D, Q1 in 3D), on every level but
+         *  the coarse one (which keeps the inverse diagonal). Symmetrized
+         *  SPAI is not always positive definite on coarse levels, which
+         *  the Chebyshev smoother's eigenvalue estimate needs: it goes with
+         *  MultigridData::Smoother::jacobi (Richardson steps x += omega M
+         *  r), omega 1 unless jacobi_relaxation says otherwise (Broeker and
+         *  Grote's choice; 0.8 and 0.6 took more iterations). */
+        spai
       };
       SmootherPreconditioner preconditioner = SmootherPreconditioner::jacobi;
       /** The kernel of the level matrices' products. */
       SparseMatrix<double>::SpMV spmv = SparseMatrix<double>::SpMV::automatic;
+      /** The kernel of the restriction. */
+      MGTransferSparseMatrix<2, double>::Restriction restriction =
+          MGTransferSparseMatrix<2, double>::Restriction::transposed_product;
     };
 
     namespace internal
@@ -72,6 +88,38 @@ namespace dealii
       }
 
       /**
+       * What a smoothing step of the sparse-matrix multigrid applies to the
+       * residual: a diagonal (Jacobi, SPAI(0)) or a
+       * GPU::SparseApproximateInverse.
+       */
+      template <typename Number>
+      class SparseSmootherPreconditioner : public Subscriptor
+      {
+      public:
+        using VectorType = Vector<Number>;
+        using size_type  = types::global_dof_index;
+
+        void vmult(VectorType &dst, const VectorType &src) const
+        {
+          if (use_sparse)
+            sparse.vmult(dst, src);
+          else
+            diagonal.vmult(dst, src);
+        }
+
+        void Tvmult(VectorType &dst, const VectorType &src) const
+        {
+          vmult(dst, src);
+        }
+
+        size_type m() const { return use_sparse ? sparse.m() : diagonal.m(); }
+
+        DiagonalMatrix<VectorType>       diagonal;
+        SparseApproximateInverse<Number> sparse;
+        bool                             use_sparse = false;
+      };
+
+      /**
        * A multigrid level operator held as a GPU::SparseMatrix: the
        * element matrices of an operation on the level's cells, assembled
        * with the level constraints (Dirichlet rows and columns hold only
@@ -86,6 +134,7 @@ namespace dealii
         using value_type = Number;
         using size_type  = types::global_dof_index;
         using Integrator = ElementIntegrator<dim, n_components, Number>;
+        using SmootherPreconditioner = SparseSmootherPreconditioner<Number>;
 
         /** Assemble the matrix of @p operation on level @p level (the
          *  element data is dropped afterwards). */
@@ -99,11 +148,11 @@ namespace dealii
                     const SparseMatrixMultigridData    &multigrid_data = {},
                     typename Integrator::AdditionalData data           = {})
         {
-          spai0 = multigrid_data.preconditioner ==
-                  SparseMatrixMultigridData::SmootherPreconditioner::spai0;
-          setup_timer   = SetupTimer("GPU::SparseMatrixMultigrid level " +
+          preconditioner = multigrid_data.preconditioner;
+          coarse         = level == 0;
+          setup_timer    = SetupTimer("GPU::SparseMatrixMultigrid level " +
                                    std::to_string(level));
-          data.mg_level = level;
+          data.mg_level  = level;
           Integrator integrator;
           integrator.reinit(mapping, dof_handler, quadrature, data);
           setup_timer.add(integrator.get_timer());
@@ -135,7 +184,8 @@ namespace dealii
          *  SparseMatrixMultigridData). */
         void compute_inverse_diagonal(VectorType &inverse_diagonal) const
         {
-          if (spai0)
+          if (preconditioner ==
+              SparseMatrixMultigridData::SmootherPreconditioner::spai0)
           {
             compute_spai0(matrix, inverse_diagonal);
             return;
@@ -147,6 +197,29 @@ namespace dealii
                        [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) {
                          d[i] = d[i] != Number() ? Number(1) / d[i] : Number(1);
                        });
+        }
+
+        /** The smoother's preconditioner (SparseMatrixMultigridData::
+         *  preconditioner) with the local rows @p edge_rows as identity
+         *  rows (refinement edge). */
+        std::shared_ptr<SmootherPreconditioner> make_smoother_preconditioner(
+            const std::vector<unsigned int> &edge_rows) const
+        {
+          auto result = std::make_shared<SmootherPreconditioner>();
+          if (preconditioner ==
+                  SparseMatrixMultigridData::SmootherPreconditioner::spai &&
+              !coarse)
+          {
+            result->use_sparse = true;
+            result->sparse.reinit(matrix, edge_rows);
+            return result;
+          }
+          auto &diagonal = result->diagonal.get_vector();
+          compute_inverse_diagonal(diagonal);
+          Array<unsigned int> rows;
+          rows.copy_from(edge_rows);
+          fill_entries(rows, Number(1), diagonal.get_values());
+          return result;
         }
 
         size_type m() const { return matrix.m(); }
@@ -175,9 +248,11 @@ namespace dealii
 
       private:
         // mutable for set_spmv(): the kernel choice, not the operator.
-        mutable SparseMatrix<Number> matrix;
-        bool                         spai0 = false;
-        SetupTimer                   setup_timer;
+        mutable SparseMatrix<Number>                      matrix;
+        SparseMatrixMultigridData::SmootherPreconditioner preconditioner =
+            SparseMatrixMultigridData::SmootherPreconditioner::jacobi;
+        bool       coarse = false;
+        SetupTimer setup_timer;
       };
 
       /** The level operator and transfer of SparseMatrixMultigrid by number
@@ -199,8 +274,10 @@ namespace dealii
      * every level's operator is a GPU::SparseMatrix assembled on the device
      * from the level's cells, the transfer is GPU::MGTransferSparseMatrix
      * (prolongation and restriction as CSR products), smoothing is
-     * Chebyshev or damped Jacobi around the matrices' diagonals, and the
-     * coarse solver Chebyshev or CG-Jacobi (MultigridData), all in deal.II's
+     * Chebyshev or damped Jacobi around the matrices' diagonals, SPAI(0) or
+     * SPAI(1) (SparseMatrixMultigridData::preconditioner), and the coarse
+     * solver Chebyshev, CG-Jacobi or a direct solve on the host
+     * (MultigridData), all in deal.II's
      * Multigrid and PreconditionMG. The V-cycle runs in float (default) or
      * double (MultigridData::precision). It is the path for operations
      * without a matrix-free form and the reference for
@@ -264,9 +341,20 @@ namespace dealii
                     ExcMessage("SparseMatrixMultigrid has no p-coarsening"));
         AssertThrow(additional_data.coarse_solver !=
                         AdditionalData::CoarseSolver::amg,
-                    ExcMessage("SparseMatrixMultigrid: choose the chebyshev "
-                               "or cg_jacobi coarse solver"));
+                    ExcMessage("SparseMatrixMultigrid: choose the chebyshev, "
+                               "cg_jacobi or direct coarse solver"));
+        const bool spai = additional_data.preconditioner ==
+                          AdditionalData::SmootherPreconditioner::spai;
+        AssertThrow(!spai || additional_data.smoother ==
+                                 AdditionalData::Smoother::jacobi,
+                    ExcMessage("SparseMatrixMultigrid: SPAI(1) goes with the "
+                               "jacobi smoother (Richardson steps); the "
+                               "Chebyshev smoother's eigenvalue estimate needs "
+                               "a positive definite preconditioner, which "
+                               "symmetrized SPAI(1) is not always"));
         data = additional_data;
+        if (spai && data.jacobi_relaxation == 0.)
+          data.jacobi_relaxation = 1.;
         const unsigned int n_points =
             n_q_points_1d > 0 ? n_q_points_1d : dof_handler.get_fe().degree + 1;
         const Quadrature<dim> rule(make_quadrature(quadrature, n_points));
@@ -285,7 +373,32 @@ namespace dealii
                         rule,
                         level,
                         data);
+            },
+            [](const auto &coarse_operator)
+            {
+              using Number =
+                  typename std::decay_t<decltype(coarse_operator)>::value_type;
+              TrilinosWrappers::SparseMatrix matrix;
+              coarse_operator.get_matrix().copy_to(matrix);
+              auto direct = std::make_unique<MGCoarseGridDirect<Number>>();
+              direct->initialize(matrix);
+              return std::unique_ptr<MGCoarseGridBase<Vector<Number>>>(
+                  std::move(direct));
             });
+        if (data.precision == MultigridData::Precision::double_precision)
+          set_restriction<double>(data.restriction);
+        else
+          set_restriction<float>(data.restriction);
+      }
+
+      /** The kernel of the restriction (see
+       *  MGTransferSparseMatrix::Restriction). */
+      template <typename Number>
+      void set_restriction(
+          const typename MGTransferSparseMatrix<2, double>::Restriction kind)
+      {
+        this->template get_hierarchy<Number>().get_transfer().set_restriction(
+            static_cast<typename Transfer<Number>::Restriction>(kind));
       }
 
       /** The kernel of every level matrix's product (CSR through
