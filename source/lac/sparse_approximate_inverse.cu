@@ -10,8 +10,6 @@ namespace dealii
   {
     namespace
     {
-      constexpr unsigned int max_length =
-          SparseApproximateInverse<double>::max_row_length;
 
       // The rows of A as the kernels read them: owned block only (owned
       // columns are the local row numbers and come first in each sorted
@@ -82,8 +80,9 @@ namespace dealii
         }
       };
 
-      // Row r of the unsymmetrized inverse into m (A's positions).
-      template <typename Number>
+      // Row r of the unsymmetrized inverse into m (A's positions), rows of
+      // at most max_length entries (the thread's arrays).
+      template <unsigned int max_length, typename Number>
       void least_squares_rows(const OwnedBlock<Number> block, Number *m)
       {
         parallel_for("SparseApproximateInverse::reinit (rows)",
@@ -240,7 +239,11 @@ namespace dealii
       const OwnedBlock<Number> block{
           n_rows, a_offsets, a_columns, matrix.values(), identity.data()};
       Array<Number> unsymmetric(n_entries);
-      least_squares_rows(block, unsymmetric.data());
+      // Short rows (structured meshes) in smaller per-thread arrays.
+      if (longest <= 32)
+        least_squares_rows<32>(block, unsymmetric.data());
+      else
+        least_squares_rows<max_row_length>(block, unsymmetric.data());
       offsets.resize(n_rows + 1);
       Memory::copy_within(offsets.backend(),
                           offsets.data(),

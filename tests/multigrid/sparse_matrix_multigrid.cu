@@ -509,7 +509,7 @@ check_spai(const unsigned int degree)
     deallog << "  error " << error << " of " << largest << std::endl;
 }
 
-// SPAI(1) with rows longer than it takes (3D Q2) and with the Chebyshev
+// SPAI(1) with rows longer than it takes (3D Q3) and with the Chebyshev
 // smoother is refused clearly.
 template <int dim>
 void
@@ -581,7 +581,7 @@ main(int argc, char **argv)
   check_spai(1);
   check_spai(2);
   check_spai_refused<3>(
-      2, GPU::MultigridData::Smoother::jacobi, "SparseApproximateInverse: ");
+      3, GPU::MultigridData::Smoother::jacobi, "SparseApproximateInverse: ");
   check_spai_refused<2>(
       1, GPU::MultigridData::Smoother::chebyshev, "SparseMatrixMultigrid: ");
   data               = GPU::SparseMatrixMultigridData();

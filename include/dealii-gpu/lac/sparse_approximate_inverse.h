@@ -33,7 +33,9 @@ namespace dealii
      * local smoothing) are treated as rows and columns of the identity.
      *
      * Rows of at most max_row_length entries in the owned block: FE_Q(1)
-     * and FE_Q(2) in 2D and FE_Q(1) in 3D; a longer row throws.
+     * and FE_Q(2) in 2D and FE_Q(1) in 3D, unstructured meshes included
+     * (a vertex shared by more than 8 hexahedra has more than 27
+     * neighbours); a longer row throws.
      */
     template <typename Number>
     class SparseApproximateInverse : public Subscriptor
@@ -42,7 +44,7 @@ namespace dealii
       using value_type = Number;
       using size_type  = types::global_dof_index;
 
-      static constexpr unsigned int max_row_length = 32;
+      static constexpr unsigned int max_row_length = 64;
 
       /**
        * Build M from @p matrix (square, its pattern symmetric). @p

@@ -41,7 +41,7 @@ namespace dealii
         spai0,
         /** SPAI(1): M with the sparsity of A closest to A^-1 in that
          *  sense, symmetrized (GPU::SparseApproximateInverse; rows of at
-         *  most 32 entries: Q1 and Q2 in 2D, Q1 in 3D), on every level but
+         *  most 64 entries: Q1 and Q2 in 2D, Q1 in 3D), on every level but
          *  the coarse one (which keeps the inverse diagonal). Symmetrized
          *  SPAI is not always positive definite on coarse levels, which
          *  the Chebyshev smoother's eigenvalue estimate needs: it goes with
