@@ -12,7 +12,7 @@
 //                   [--geometry=automatic|jacobians|points|field]
 //                   [--vcycle=float|double]
 //                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
-//                   [--coarse=chebyshev|cg|amg] [--p-coarsening]
+//                   [--coarse=chebyshev|cg|amg|direct] [--p-coarsening]
 //                   [--device=...]
 #include <dealii-gpu/base/device.h>
 
@@ -141,6 +141,8 @@ main(int argc, char **argv)
       data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
     else if (arg == "--coarse=amg")
       data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
+    else if (arg == "--coarse=direct")
+      data.coarse_solver = GPU::MultigridData::CoarseSolver::direct;
     else if (arg == "--p-coarsening")
       data.p_coarsening = true;
     else if (arg.rfind("--device", 0) != 0)

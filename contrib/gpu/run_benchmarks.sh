@@ -32,7 +32,8 @@
 # benchmark with GPU::SparseMatrixMultigrid: orderings and smoothers with
 # the matrix-free times on the GPU; the host backend on 16 CPU ranks),
 # sparse-multigrid-variants (smoothers, restriction kernels and coarse
-# solvers at 1.8e6 DoFs), sparse-multigrid-3d sparse-multigrid-3d-cpu (the
+# solvers at 1.8e6 DoFs), sparse-multigrid-orderings (orderings with
+# Jacobi and SPAI(1), CSR and ELLPACK-R, at 1.8e6 DoFs), sparse-multigrid-3d sparse-multigrid-3d-cpu (the
 # 3D plate: GPU with matrix-free times; ours and deal.II's on 16 ranks),
 # sparse-multigrid-dealii (the same with deal.II's and Trilinos' classes on
 # 16 CPU ranks: benchmarks/sparse_multigrid_cpu).
@@ -285,6 +286,16 @@ for step in "$@"; do
         [ -f "$out/sparse_multigrid_cpu.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_cpu.csv"
         tail -n +2 smg.csv >> "$out/sparse_multigrid_cpu.csv"; rm -f smg.csv
       done ;;
+    sparse-multigrid-orderings)
+      # At 1.8e6 DoFs: every ordering with Jacobi and SPAI(1), CSR (ours)
+      # and ELLPACK-R.
+      for args in "--degrees=1 --refinements=8" "--degrees=2 --refinements=7"; do
+        $app/bin/sparse_multigrid --device=cuda $args --orderings=none,cm,xyz,random,hie,2lv \
+          --smoothers=jacobi,spai --spmv=csr,ellpack --csv=smg.csv >> "$out/sparse_multigrid_orderings.txt" 2>&1
+        echo "$step $args: rc=$?"
+        [ -f "$out/sparse_multigrid_orderings.csv" ] || head -1 smg.csv > "$out/sparse_multigrid_orderings.csv"
+        tail -n +2 smg.csv >> "$out/sparse_multigrid_orderings.csv"; rm -f smg.csv
+      done ;;
     sparse-multigrid-variants)
       # At 1.8e6 DoFs: smoothers, restriction kernels, coarse solvers.
       for args in "--degrees=1 --refinements=8" "--degrees=2 --refinements=7"; do
@@ -299,7 +310,7 @@ for step in "$@"; do
       # The 3D plate with a hole: GPU with the matrix-free times, or 16 CPU
       # ranks (ours, host backend, and deal.II's sparse_multigrid_cpu).
       for args in "--degrees=1 --refinements=3,4,5,6" "--degrees=2 --refinements=2,3,4,5"; do
-        sm="--smoothers=jacobi,spai0,spai"; [[ $args == *degrees=2* ]] && sm="--smoothers=jacobi,spai0"
+        sm="--smoothers=jacobi,spai0,spai"
         if [ $step = sparse-multigrid-3d ]; then
           $app/bin/sparse_multigrid --device=cuda --dim=3 $args $sm --matrix-free --csv=smg.csv >> "$out/$step.txt" 2>&1
         else

@@ -156,6 +156,147 @@ namespace dealii
                      });
       }
 
+      // Longest rows the per-thread arrays take.
+      constexpr unsigned int max_thread_row_length = 64;
+
+      // Row (p, q) of the packed lower triangle with t = p (p + 1) / 2 + q.
+      DEAL_II_GPU_HOST_DEVICE inline unsigned int
+      packed_row(const unsigned int t)
+      {
+        unsigned int p =
+            static_cast<unsigned int>((sqrt(8. * double(t) + 1.) - 1.) / 2.);
+        while (p * (p + 1) / 2 > t)
+          --p;
+        while ((p + 1) * (p + 2) / 2 <= t)
+          ++p;
+        return p;
+      }
+
+      // As least_squares_rows(), one thread block a row, for rows longer
+      // than the thread arrays: the packed Gram matrix in the team's
+      // scratch (shared memory), its Cholesky factorization and the two
+      // triangular solves a column at a time, each column's updates spread
+      // over the team.
+      template <typename Number>
+      void least_squares_rows_team(const OwnedBlock<Number> block,
+                                   const unsigned int       longest,
+                                   Number                  *m)
+      {
+        const std::size_t packed = std::size_t(longest) * (longest + 1) / 2;
+        const std::size_t bytes  = (packed + longest) * sizeof(double) +
+                                  (longest + 1) * sizeof(unsigned int);
+        parallel_for_teams<TeamKernels::one_per_block>(
+            "SparseApproximateInverse::reinit (long rows)",
+            block.n_rows,
+            TeamShape{128, 1, 1},
+            bytes,
+            [=] DEAL_II_GPU_HOST_DEVICE(const TeamMember &team)
+            {
+              // One team a block: r, and every branch on it, is uniform.
+              const unsigned int r     = team.team_index();
+              const unsigned int begin = block.offsets[r];
+              const unsigned int end   = block.offsets[r + 1];
+              const bool         unit  = block.identity[r] != 0;
+              team.for_each(end - begin,
+                            [&](const unsigned int k)
+                            {
+                              m[begin + k] =
+                                  unit && block.columns[begin + k] == r
+                                      ? Number(1)
+                                      : Number();
+                            });
+              if (unit)
+                return;
+              double       *G         = team.scratch<double>();
+              double       *x         = G + packed;
+              unsigned int *positions = team.scratch<unsigned int>(
+                  (packed + longest) * sizeof(double));
+              unsigned int *n_used = positions + longest;
+              team.for_each(1,
+                            [&](unsigned int)
+                            {
+                              unsigned int n = 0;
+                              for (unsigned int k = begin; k < end; ++k)
+                                if (block.in_block(block.columns[k]))
+                                  positions[n++] = k;
+                              *n_used = n;
+                            });
+              team.barrier();
+              const unsigned int n = *n_used;
+              team.for_each(n * (n + 1) / 2,
+                            [&](const unsigned int t)
+                            {
+                              const unsigned int p = packed_row(t);
+                              const unsigned int q = t - p * (p + 1) / 2;
+                              G[t] = block.dot(block.columns[positions[p]],
+                                               block.columns[positions[q]]);
+                            });
+              team.for_each(n,
+                            [&](const unsigned int p) {
+                              x[p] =
+                                  block.entry(block.columns[positions[p]], r);
+                            });
+              team.barrier();
+              // Right-looking Cholesky; the pivot rule of
+              // least_squares_rows().
+              for (unsigned int k = 0; k < n; ++k)
+              {
+                const unsigned int kk = k * (k + 1) / 2 + k;
+                const double       d  = G[kk] > 1e-300 ? sqrt(G[kk]) : 1e300;
+                team.for_each(n - k - 1,
+                              [&](const unsigned int a)
+                              {
+                                const unsigned int i = k + 1 + a;
+                                G[i * (i + 1) / 2 + k] /= d;
+                              });
+                team.barrier();
+                const unsigned int rest = n - k - 1;
+                team.for_each(
+                    rest * (rest + 1) / 2,
+                    [&](const unsigned int t)
+                    {
+                      const unsigned int a = packed_row(t);
+                      const unsigned int i = k + 1 + a;
+                      const unsigned int j = k + 1 + t - a * (a + 1) / 2;
+                      G[i * (i + 1) / 2 + j] -=
+                          G[i * (i + 1) / 2 + k] * G[j * (j + 1) / 2 + k];
+                    });
+                team.for_each(1, [&](unsigned int) { G[kk] = d; });
+                team.barrier();
+              }
+              // L y = x, then L^T z = y, a column at a time.
+              for (unsigned int k = 0; k < n; ++k)
+              {
+                const double xk = x[k] / G[k * (k + 1) / 2 + k];
+                team.barrier();
+                team.for_each(n - k,
+                              [&](const unsigned int a)
+                              {
+                                const unsigned int i = k + a;
+                                x[i]                 = a == 0
+                                                           ? xk
+                                                           : x[i] - G[i * (i + 1) / 2 + k] * xk;
+                              });
+                team.barrier();
+              }
+              for (unsigned int k = n; k-- > 0;)
+              {
+                const double xk = x[k] / G[k * (k + 1) / 2 + k];
+                team.barrier();
+                team.for_each(k + 1,
+                              [&](const unsigned int i) {
+                                x[i] = i == k
+                                           ? xk
+                                           : x[i] - G[k * (k + 1) / 2 + i] * xk;
+                              });
+                team.barrier();
+              }
+              team.for_each(n,
+                            [&](const unsigned int p)
+                            { m[positions[p]] = Number(x[p]); });
+            });
+      }
+
       // symmetric = (M + M^T) / 2 on the owned block; ghost columns get
       // the row as column and a zero value.
       template <typename Number>
@@ -233,8 +374,8 @@ namespace dealii
                      " entries in the owned block, "
                      "more than the " +
                      std::to_string(max_row_length) +
-                     " it solves for (FE_Q(1), FE_Q(2) in 2D, FE_Q(1) in "
-                     "3D); use the SPAI(0) or Jacobi smoother"));
+                     " it solves for (FE_Q(1) and FE_Q(2)); use the SPAI(0) "
+                     "or Jacobi smoother"));
 
       const OwnedBlock<Number> block{
           n_rows, a_offsets, a_columns, matrix.values(), identity.data()};
@@ -242,8 +383,10 @@ namespace dealii
       // Short rows (structured meshes) in smaller per-thread arrays.
       if (longest <= 32)
         least_squares_rows<32>(block, unsymmetric.data());
+      else if (longest <= max_thread_row_length)
+        least_squares_rows<max_thread_row_length>(block, unsymmetric.data());
       else
-        least_squares_rows<max_row_length>(block, unsymmetric.data());
+        least_squares_rows_team(block, longest, unsymmetric.data());
       offsets.resize(n_rows + 1);
       Memory::copy_within(offsets.backend(),
                           offsets.data(),

@@ -1,11 +1,11 @@
 // GPU::MGTransferSparseMatrix: the transfer matrices from the per-cell data
-// of MGTransferMatrixFree, on the set-up threads; CSR products on the
-// device.
+// of MGTransferMatrixFree and the CSR products, on the device.
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/multigrid/mg_transfer_sparse_matrix.h>
 
+#include "../lac/exclusive_scan.h"
 #include <algorithm>
 #include <tuple>
 #include <utility>
@@ -16,60 +16,160 @@ namespace dealii
   {
     namespace
     {
-      constexpr std::size_t row_grain = 2048;
-
-      // Rows of the matrix with entries (row, column, value) given as the
-      // occurrences of each row: CSR with equal columns summed, in
-      // increasing column order, on the set-up threads. @p row_entries(r,
-      // out) appends the (column, value) pairs of row r.
-      template <typename Number, typename RowEntries>
-      void build_rows(const unsigned int         n_rows,
-                      const RowEntries          &row_entries,
-                      std::vector<unsigned int> &offsets,
-                      std::vector<unsigned int> &columns,
-                      std::vector<Number>       &values)
+      // Atomic fetch-and-add on the device, a plain one on the host.
+      DEAL_II_GPU_HOST_DEVICE inline unsigned int
+      fetch_add(unsigned int *address, const unsigned int value)
       {
-        const std::size_t n_chunks = (n_rows + row_grain - 1) / row_grain;
-        std::vector<std::vector<std::pair<unsigned int, Number>>> chunk_entries(
-            n_chunks);
-        std::vector<unsigned int> lengths(n_rows);
-        parallel_for_chunks(n_rows,
-                            row_grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              auto &out = chunk_entries[begin / row_grain];
-                              std::vector<std::pair<unsigned int, Number>> row;
-                              for (std::size_t r = begin; r < end; ++r)
-                              {
-                                row.clear();
-                                row_entries(r, row);
-                                std::sort(row.begin(),
-                                          row.end(),
-                                          [](const auto &a, const auto &b)
-                                          { return a.first < b.first; });
-                                const std::size_t start = out.size();
-                                for (const auto &e : row)
-                                  if (out.size() > start &&
-                                      out.back().first == e.first)
-                                    out.back().second += e.second;
-                                  else
-                                    out.push_back(e);
-                                lengths[r] = out.size() - start;
-                              }
-                            });
-        offsets.assign(n_rows + 1, 0);
-        for (unsigned int r = 0; r < n_rows; ++r)
-          offsets[r + 1] = offsets[r] + lengths[r];
-        columns.resize(offsets[n_rows]);
-        values.resize(offsets[n_rows]);
-        std::size_t k = 0;
-        for (const auto &chunk : chunk_entries)
-          for (const auto &e : chunk)
-          {
-            columns[k] = e.first;
-            values[k]  = e.second;
-            ++k;
-          }
+#ifdef __CUDA_ARCH__
+        return atomicAdd(address, value);
+#else
+        const unsigned int old = *address;
+        *address += value;
+        return old;
+#endif
+      }
+
+      // The prolongation of one level in CSR, on the active backend, from
+      // the per-cell data of the transfer: coarse[b * nc + i] and fine[b *
+      // nfc + p] are the local entries of coarse-cell block b (flagged if
+      // constrained), M = cell_matrix (nfc x nc) the element's embedding,
+      // weights the fine entries' weights. Entry (r, c) sums weights[r] *
+      // M(p, i) over the blocks' points p at row r and coarse DoFs i at
+      // column c. Rows list their columns in the order of first occurrence
+      // (blocks in increasing order, then i), so both backends give the
+      // same matrix.
+      template <typename Number>
+      void build_prolongation(const unsigned int         n_rows,
+                              const unsigned int         nc,
+                              const unsigned int         nfc,
+                              const Array<unsigned int> &coarse_indices,
+                              const Array<unsigned int> &fine_indices,
+                              const Array<Number>       &weights,
+                              const Array<Number>       &cell_matrix,
+                              Array<unsigned int>       &offsets,
+                              Array<unsigned int>       &columns,
+                              Array<Number>             &values)
+      {
+        const std::size_t      n_entries = fine_indices.size();
+        const unsigned int    *coarse    = coarse_indices.data();
+        const unsigned int    *fine      = fine_indices.data();
+        const Number          *weight    = weights.data();
+        const Number          *M         = cell_matrix.data();
+        constexpr unsigned int flag      = constrained_dof_flag;
+
+        // Where each row occurs: positions k of fine[] (block k / nfc,
+        // point k % nfc), counted, scanned, filled, then sorted per row.
+        Array<unsigned int> occurrence_offsets(n_rows + 1);
+        unsigned int       *occ_offsets = occurrence_offsets.data();
+        parallel_for("MGTransferSparseMatrix: zero",
+                     n_rows + 1,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+                     { occ_offsets[r] = 0; });
+        parallel_for("MGTransferSparseMatrix: count occurrences",
+                     n_entries,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+                     {
+                       if (!(fine[k] & flag))
+                         fetch_add(&occ_offsets[fine[k]], 1u);
+                     });
+        const unsigned int n_occurrences =
+            internal::exclusive_scan(n_rows, occ_offsets, occ_offsets);
+        Array<unsigned int> fill(occurrence_offsets);
+        Array<unsigned int> occurrence_list(n_occurrences);
+        unsigned int       *next = fill.data();
+        unsigned int       *occ  = occurrence_list.data();
+        parallel_for("MGTransferSparseMatrix: list occurrences",
+                     n_entries,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+                     {
+                       if (!(fine[k] & flag))
+                         occ[fetch_add(&next[fine[k]], 1u)] = k;
+                     });
+        // Insertion sort: the device's atomics fill in any order.
+        parallel_for("MGTransferSparseMatrix: sort occurrences",
+                     n_rows,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+                     {
+                       for (unsigned int a = occ_offsets[r] + 1;
+                            a < occ_offsets[r + 1];
+                            ++a)
+                       {
+                         const unsigned int key = occ[a];
+                         unsigned int       b   = a;
+                         for (; b > occ_offsets[r] && occ[b - 1] > key; --b)
+                           occ[b] = occ[b - 1];
+                         occ[b] = key;
+                       }
+                     });
+
+        // Whether (occurrence o, coarse DoF i) of row r gives an entry, and
+        // whether its column came earlier in the row.
+        const auto column_of = [=] DEAL_II_GPU_HOST_DEVICE(const unsigned int o,
+                                                           const unsigned int i)
+        {
+          const unsigned int c = coarse[(occ[o] / nfc) * nc + i];
+          return (M[(occ[o] % nfc) * nc + i] != Number() && !(c & flag)) ? c
+                                                                         : flag;
+        };
+        const auto seen_before =
+            [=] DEAL_II_GPU_HOST_DEVICE(const unsigned int begin,
+                                        const unsigned int o,
+                                        const unsigned int c)
+        {
+          // A block's coarse DoFs are distinct: look at earlier blocks.
+          for (unsigned int o2 = begin; o2 < o; ++o2)
+            for (unsigned int i2 = 0; i2 < nc; ++i2)
+              if (column_of(o2, i2) == c)
+                return true;
+          return false;
+        };
+
+        offsets.resize(n_rows + 1);
+        unsigned int *row_offsets = offsets.data();
+        parallel_for(
+            "MGTransferSparseMatrix: row lengths",
+            n_rows,
+            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+            {
+              unsigned int length = 0;
+              for (unsigned int o = occ_offsets[r]; o < occ_offsets[r + 1]; ++o)
+                for (unsigned int i = 0; i < nc; ++i)
+                {
+                  const unsigned int c = column_of(o, i);
+                  if (c != flag && !seen_before(occ_offsets[r], o, c))
+                    ++length;
+                }
+              row_offsets[r] = length;
+            });
+        const unsigned int n_nonzeros =
+            internal::exclusive_scan(n_rows, row_offsets, row_offsets);
+        columns.resize(n_nonzeros);
+        values.resize(n_nonzeros);
+        unsigned int *cols = columns.data();
+        Number       *vals = values.data();
+        parallel_for(
+            "MGTransferSparseMatrix: entries",
+            n_rows,
+            [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t r)
+            {
+              unsigned int pos = row_offsets[r];
+              for (unsigned int o = occ_offsets[r]; o < occ_offsets[r + 1]; ++o)
+                for (unsigned int i = 0; i < nc; ++i)
+                {
+                  const unsigned int c = column_of(o, i);
+                  if (c == flag || seen_before(occ_offsets[r], o, c))
+                    continue;
+                  // This block's term, then the later blocks' at c.
+                  Number value = weight[r] * M[(occ[o] % nfc) * nc + i];
+                  for (unsigned int o2 = o + 1; o2 < occ_offsets[r + 1]; ++o2)
+                    for (unsigned int i2 = 0; i2 < nc; ++i2)
+                      if (column_of(o2, i2) == c)
+                        value += weight[r] * M[(occ[o2] % nfc) * nc + i2];
+                  cols[pos] = c;
+                  vals[pos] = value;
+                  ++pos;
+                }
+            });
       }
     } // namespace
 
@@ -109,63 +209,23 @@ namespace dealii
           cell_matrix[std::size_t(p) * nc + i] = v;
         }
 
+      Array<Number> embedding;
+      embedding.copy_from(cell_matrix);
       for (unsigned int l = 1; l < n_levels; ++l)
       {
-        const auto               &t = this->transfers[l];
-        std::vector<unsigned int> coarse, fine;
-        std::vector<Number>       weights;
-        t.coarse_indices.copy_to(coarse);
-        t.fine_indices.copy_to(fine);
-        t.weights.copy_to(weights);
-        const unsigned int n_fine = n_local(l);
-
-        // Where each fine entry occurs: (cell and component block, point).
-        std::vector<unsigned int> occurrence_offsets(n_fine + 1, 0);
-        for (const unsigned int f : fine)
-          if (!(f & constrained_dof_flag))
-            ++occurrence_offsets[f + 1];
-        for (unsigned int r = 0; r < n_fine; ++r)
-          occurrence_offsets[r + 1] += occurrence_offsets[r];
-        std::vector<unsigned int> occurrences(occurrence_offsets[n_fine]);
-        {
-          std::vector<unsigned int> fill(occurrence_offsets.begin(),
-                                         occurrence_offsets.end() - 1);
-          for (std::size_t k = 0; k < fine.size(); ++k)
-            if (!(fine[k] & constrained_dof_flag))
-              occurrences[fill[fine[k]]++] = k;
-        }
-
-        std::vector<unsigned int> offsets, columns;
-        std::vector<Number>       values;
-        build_rows<Number>(
-            n_fine,
-            [&](const unsigned int                            r,
-                std::vector<std::pair<unsigned int, Number>> &row)
-            {
-              for (unsigned int o = occurrence_offsets[r];
-                   o < occurrence_offsets[r + 1];
-                   ++o)
-              {
-                const unsigned int block = occurrences[o] / nfc;
-                const unsigned int p     = occurrences[o] % nfc;
-                for (unsigned int i = 0; i < nc; ++i)
-                {
-                  const unsigned int c = coarse[std::size_t(block) * nc + i];
-                  const Number       v = cell_matrix[std::size_t(p) * nc + i];
-                  if (!(c & constrained_dof_flag) && v != Number())
-                    row.emplace_back(c, weights[r] * v);
-                }
-              }
-            },
-            offsets,
-            columns,
-            values);
-
-        Csr &p   = prolongations[l];
-        p.n_rows = n_fine;
-        p.offsets.copy_from(offsets);
-        p.columns.copy_from(columns);
-        p.values.copy_from(values);
+        const auto &t = this->transfers[l];
+        Csr        &p = prolongations[l];
+        p.n_rows      = n_local(l);
+        build_prolongation<Number>(p.n_rows,
+                                   nc,
+                                   nfc,
+                                   t.coarse_indices,
+                                   t.fine_indices,
+                                   t.weights,
+                                   embedding,
+                                   p.offsets,
+                                   p.columns,
+                                   p.values);
       }
       if (restriction == Restriction::stored_transpose)
         store_restrictions();

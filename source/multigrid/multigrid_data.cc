@@ -1,4 +1,5 @@
 #include <dealii-gpu/multigrid/multigrid_data.h>
+#include <dealii-gpu/multigrid/sparse_matrix_multigrid_data.h>
 
 namespace dealii
 {
@@ -68,6 +69,47 @@ namespace dealii
                                      : Precision::single_precision;
       p_coarsening             = prm.get_bool("p-coarsening");
       geometry = geometry_storage_from_string(prm.get("Geometry storage"));
+    }
+
+    void SparseMatrixMultigridData::declare_parameters(ParameterHandler &prm)
+    {
+      MultigridData::declare_parameters(prm);
+      prm.declare_entry("Smoother preconditioner",
+                        "jacobi",
+                        Patterns::Selection("jacobi|spai0|spai"),
+                        "What each smoothing step applies to the residual: "
+                        "the inverse diagonal, SPAI(0), or SPAI(1) (with "
+                        "Smoother = jacobi)");
+      prm.declare_entry("SpMV kernel",
+                        "automatic",
+                        Patterns::Selection("automatic|csr|ellpack"),
+                        "Kernel of the level matrices' products: cuSPARSE "
+                        "(automatic), the library's CSR, or ELLPACK-R");
+      prm.declare_entry(
+          "Restriction",
+          "transposed product",
+          Patterns::Selection("transposed product|stored transpose"),
+          "The restriction as P's transposed product, or as "
+          "a stored P^T");
+    }
+
+    void
+    SparseMatrixMultigridData::parse_parameters(const ParameterHandler &prm)
+    {
+      MultigridData::parse_parameters(prm);
+      const std::string m = prm.get("Smoother preconditioner");
+      preconditioner      = m == "spai"    ? SmootherPreconditioner::spai
+                            : m == "spai0" ? SmootherPreconditioner::spai0
+                                           : SmootherPreconditioner::jacobi;
+      using SpMV          = SparseMatrix<double>::SpMV;
+      const std::string k = prm.get("SpMV kernel");
+      spmv                = k == "csr"       ? SpMV::csr
+                            : k == "ellpack" ? SpMV::ellpack_r
+                                             : SpMV::automatic;
+      using Restriction   = MGTransferSparseMatrix<2, double>::Restriction;
+      restriction         = prm.get("Restriction") == "stored transpose"
+                                ? Restriction::stored_transpose
+                                : Restriction::transposed_product;
     }
 
     std::string MultigridData::description() const

@@ -22,8 +22,10 @@ namespace dealii
      * inverse on a fixed pattern; Broeker and Grote use it as a multigrid
      * smoother): row i of M minimizes || e_i^T - m_i^T A ||_2 over the
      * columns of row i. Each row is a small least-squares problem, solved
-     * by one device thread through its normal equations (the Gram matrix of
-     * the rows of A in the pattern, Cholesky in double). M is then
+     * through its normal equations (the Gram matrix of the rows of A in
+     * the pattern, Cholesky in double): by one device thread for rows of
+     * at most 64 entries, by a thread block with the Gram matrix in
+     * shared memory for longer ones (FE_Q(2) in 3D). M is then
      * symmetrized, (M + M^T) / 2, so that it can precondition CG and
      * Chebyshev on a symmetric A.
      *
@@ -32,10 +34,10 @@ namespace dealii
      * apply it. Rows passed as identity rows (the refinement-edge DoFs of
      * local smoothing) are treated as rows and columns of the identity.
      *
-     * Rows of at most max_row_length entries in the owned block: FE_Q(1)
-     * and FE_Q(2) in 2D and FE_Q(1) in 3D, unstructured meshes included
-     * (a vertex shared by more than 8 hexahedra has more than 27
-     * neighbours); a longer row throws.
+     * Rows of at most max_row_length entries in the owned block (the Gram
+     * matrix of the longest fits an H100's shared memory): FE_Q(1) and
+     * FE_Q(2), 2D and 3D, unstructured meshes included; a longer row
+     * (FE_Q(3) in 3D has 343) throws.
      */
     template <typename Number>
     class SparseApproximateInverse : public Subscriptor
@@ -44,7 +46,7 @@ namespace dealii
       using value_type = Number;
       using size_type  = types::global_dof_index;
 
-      static constexpr unsigned int max_row_length = 64;
+      static constexpr unsigned int max_row_length = 216;
 
       /**
        * Build M from @p matrix (square, its pattern symmetric). @p

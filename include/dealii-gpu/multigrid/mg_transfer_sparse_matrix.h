@@ -19,11 +19,12 @@ namespace dealii
      * semantics, elements and meshes are MGTransferMatrixFree's, and so are
      * copy_to_mg() and copy_from_mg().
      *
-     * The matrices are built by build() on the set-up threads from the
-     * same data as the per-cell kernels: the element's embedding into its
-     * children (the 1D interpolation of FE_Q(k) at the children's support
-     * points, one factor per direction), summed over the coarse cells with
-     * the weight 1 / (coarse cells sharing a fine DoF). Rows and columns
+     * The matrices are built by build() on the device (each row by one
+     * thread) from the same data as the per-cell kernels: the element's
+     * embedding into its children (the 1D interpolation of FE_Q(k) at the
+     * children's support points, one factor per direction), summed over
+     * the coarse cells with the weight 1 / (coarse cells sharing a fine
+     * DoF). Rows and columns
      * are the local entries (owned, then ghost) of the transfer's level
      * vectors, so the products need one ghost exchange before and one
      * compress() after, as the per-cell kernels do. The restriction is

@@ -13,6 +13,7 @@
 #include <dealii-gpu/multigrid/mg_transfer_sparse_matrix.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
+#include <dealii-gpu/multigrid/sparse_matrix_multigrid_data.h>
 #include <dealii-gpu/operators/matrix_free_backend.h>
 
 #include <deal.II/base/quadrature.h>
@@ -25,39 +26,6 @@ namespace dealii
 {
   namespace GPU
   {
-    /**
-     * What GPU::SparseMatrixMultigrid builds: GPU::MultigridData's choices
-     * (smoother, degree, coarse solver, precision) and two of its own.
-     */
-    struct SparseMatrixMultigridData : public MultigridData
-    {
-      /** What each smoothing step applies to the residual. */
-      enum class SmootherPreconditioner
-      {
-        /** The inverse diagonal (Jacobi). */
-        jacobi,
-        /** SPAI(0): the diagonal M closest to A^-1 in the sense of
-         *  min ||I - M A||_F, m_i = a_ii / sum_j a_ij^2. */
-        spai0,
-        /** SPAI(1): M with the sparsity of A closest to A^-1 in that
-         *  sense, symmetrized (GPU::SparseApproximateInverse; rows of at
-         *  most 64 entries: Q1 and Q2 in 2D, Q1 in 3D), on every level but
-         *  the coarse one (which keeps the inverse diagonal). Symmetrized
-         *  SPAI is not always positive definite on coarse levels, which
-         *  the Chebyshev smoother's eigenvalue estimate needs: it goes with
-         *  MultigridData::Smoother::jacobi (Richardson steps x += omega M
-         *  r), omega 1 unless jacobi_relaxation says otherwise (Broeker and
-         *  Grote's choice; 0.8 and 0.6 took more iterations). */
-        spai
-      };
-      SmootherPreconditioner preconditioner = SmootherPreconditioner::jacobi;
-      /** The kernel of the level matrices' products. */
-      SparseMatrix<double>::SpMV spmv = SparseMatrix<double>::SpMV::automatic;
-      /** The kernel of the restriction. */
-      MGTransferSparseMatrix<2, double>::Restriction restriction =
-          MGTransferSparseMatrix<2, double>::Restriction::transposed_product;
-    };
-
     namespace internal
     {
       /** m_i = a_ii / sum_j a_ij^2 over the locally owned rows of @p
