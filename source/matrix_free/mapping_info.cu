@@ -244,8 +244,9 @@ namespace dealii
       // n) (X: [(cell - first) n_support + i] dim doubles, lexicographic)
       // to the quadrature points: points (relative to the cell centers
       // where given or kept), inverse Jacobians and JxW, each where its
-      // pointer is not nullptr. The 1D matrices hold the Lagrange
-      // polynomials on the support points at the quadrature points
+      // pointer is not nullptr (with @p affine the cells' constant inverse
+      // Jacobian and determinant, once a cell). The 1D matrices hold the
+      // Lagrange polynomials on the support points at the quadrature points
       // ([q * n_support_1d + i]) and their means over the points.
       template <int dim, typename Number>
       void interpolate_geometry(const unsigned int first,
@@ -261,7 +262,8 @@ namespace dealii
                                 Number            *centers,
                                 Number            *points,
                                 Number            *inverse_jacobian,
-                                Number            *JxW)
+                                Number            *JxW,
+                                const bool         affine)
       {
         const unsigned int n_q       = Utilities::pow(n_q_1d, dim);
         const unsigned int n_support = Utilities::pow(n_support_1d, dim);
@@ -324,7 +326,7 @@ namespace dealii
                   }
                   points[(cell * dim + d) * n_q + q] = Number(x[d] - origin);
                 }
-              if (inverse_jacobian != nullptr)
+              if (inverse_jacobian != nullptr && (!affine || q == 0))
               {
                 double inverse[dim][dim], det;
                 if constexpr (dim == 2)
@@ -353,12 +355,81 @@ namespace dealii
                 }
                 for (unsigned int d = 0; d < dim; ++d)
                   for (unsigned int e = 0; e < dim; ++e)
-                    inverse_jacobian[(cell * dim * dim + d * dim + e) * n_q +
-                                     q] = Number(inverse[d][e]);
-                JxW[cell * n_q + q] = Number(det * weights[q]);
+                    inverse_jacobian[affine ? cell * dim * dim + d * dim + e
+                                            : (cell * dim * dim + d * dim + e) *
+                                                      n_q +
+                                                  q] = Number(inverse[d][e]);
+                if (affine)
+                  JxW[cell] = Number(det);
+                else
+                  JxW[cell * n_q + q] = Number(det * weights[q]);
               }
             });
       }
+
+      namespace
+      {
+        // Whether the support points X (n_support_1d^dim, lexicographic, at
+        // the Gauss-Lobatto points of [0, 1]) are an affine image of the
+        // reference ones: x0 + J xi with J from the corners next to x0.
+        template <int dim>
+        bool is_affine(const double           *X,
+                       const unsigned int      n_support_1d,
+                       const QGaussLobatto<1> &support_1d)
+        {
+          const unsigned int n_support = Utilities::pow(n_support_1d, dim);
+          double             J[dim][dim], scale = 0;
+          for (unsigned int e = 0, stride = 1; e < dim;
+               ++e, stride *= n_support_1d)
+            for (unsigned int d = 0; d < dim; ++d)
+            {
+              J[d][e] = X[(n_support_1d - 1) * stride * dim + d] - X[d];
+              scale   = std::max(scale, std::abs(J[d][e]));
+            }
+          // deal.II's MatrixFree calls a cell affine at 1e-12 relative.
+          const double tolerance = 1e-12 * scale;
+          for (unsigned int i = 0; i < n_support; ++i)
+          {
+            double xi[dim];
+            for (unsigned int d = 0, rest = i; d < dim;
+                 ++d, rest /= n_support_1d)
+              xi[d] = support_1d.point(rest % n_support_1d)[0];
+            for (unsigned int d = 0; d < dim; ++d)
+            {
+              double x = X[d];
+              for (unsigned int e = 0; e < dim; ++e)
+                x += J[d][e] * xi[e];
+              if (std::abs(X[i * dim + d] - x) > tolerance)
+                return false;
+            }
+          }
+          return true;
+        }
+
+        // The affine form of cells [0, n) to the one at every point.
+        template <int dim, typename Number>
+        void expand_affine_geometry(const unsigned int n,
+                                    const unsigned int n_q,
+                                    const Number      *inverse_per_cell,
+                                    const Number      *det_per_cell,
+                                    const double      *weights,
+                                    Number            *inverse_jacobian,
+                                    Number            *JxW)
+        {
+          parallel_for("MappingInfo::expand_affine_geometry",
+                       std::size_t(n) * n_q,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+                       {
+                         const std::size_t  cell = k / n_q;
+                         const unsigned int q    = k % n_q;
+                         for (unsigned int de = 0; de < dim * dim; ++de)
+                           inverse_jacobian[(cell * dim * dim + de) * n_q + q] =
+                               inverse_per_cell[cell * dim * dim + de];
+                         JxW[k] =
+                             Number(double(det_per_cell[cell]) * weights[q]);
+                       });
+        }
+      } // namespace
 
       template <int dim, typename Number>
       void
@@ -450,10 +521,14 @@ namespace dealii
           timer.start("geometry");
         }
 
+        // MappingQ(p) tries one Jacobian a cell until a cell is not affine.
+        affine_cells =
+            keep_jacobians && mapping_degree != numbers::invalid_unsigned_int;
         if (keep_jacobians)
         {
-          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * n_q);
-          JxW.resize(std::size_t(n_cells) * n_q);
+          const std::size_t per_cell = affine_cells ? 1 : n_q;
+          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * per_cell);
+          JxW.resize(std::size_t(n_cells) * per_cell);
         }
         if (keep_points)
           quadrature_points.resize(std::size_t(n_cells) * dim * n_q);
@@ -567,6 +642,7 @@ namespace dealii
           const unsigned int n = std::min(cells_per_batch, n_cells - first);
           timer.start("mapping support points");
           host_X.resize(std::size_t(n) * n_support * dim);
+          std::atomic<bool> batch_affine(true);
           parallel_for_chunks(
               n,
               cell_grain,
@@ -574,6 +650,7 @@ namespace dealii
               {
                 FEValues<dim> fe_values(
                     mapping, fe, support_quadrature, update_quadrature_points);
+                bool affine = affine_cells;
                 for (std::size_t b = begin; b < end; ++b)
                 {
                   fe_values.reinit(cell_of(first + b));
@@ -581,9 +658,32 @@ namespace dealii
                     for (unsigned int d = 0; d < dim; ++d)
                       host_X[(b * n_support + i) * dim + d] =
                           fe_values.quadrature_point(i)[d];
+                  affine = affine &&
+                           is_affine<dim>(host_X.data() + b * n_support * dim,
+                                          n_support_1d,
+                                          support_1d);
                 }
+                if (!affine)
+                  batch_affine.store(false, std::memory_order_relaxed);
               });
           timer.start("geometry");
+          if (affine_cells && !batch_affine.load())
+          {
+            // A cell that is not affine: the earlier batches' cells to the
+            // form at every point.
+            Array<Number> inverse(std::size_t(n_cells) * dim * dim * n_q),
+                jxw(std::size_t(n_cells) * n_q);
+            expand_affine_geometry<dim, Number>(first,
+                                                n_q,
+                                                inverse_jacobian.data(),
+                                                JxW.data(),
+                                                weights_double.data(),
+                                                inverse.data(),
+                                                jxw.data());
+            inverse_jacobian.swap(inverse);
+            JxW.swap(jxw);
+            affine_cells = false;
+          }
           X.copy_from(host_X);
           interpolate_geometry<dim, Number>(
               first,
@@ -599,7 +699,8 @@ namespace dealii
               keep_centers ? cell_centers.data() : nullptr,
               keep_points ? quadrature_points.data() : nullptr,
               keep_jacobians ? inverse_jacobian.data() : nullptr,
-              keep_jacobians ? JxW.data() : nullptr);
+              keep_jacobians ? JxW.data() : nullptr,
+              affine_cells);
           timer.progress(first + n, n_cells);
         }
         timer.stop();
@@ -608,6 +709,7 @@ namespace dealii
       template <int dim, typename Number>
       void MappingInfo<dim, Number>::clear()
       {
+        affine_cells = false;
         inverse_jacobian.clear();
         JxW.clear();
         quadrature_points.clear();

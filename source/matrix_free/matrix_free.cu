@@ -361,16 +361,17 @@ namespace dealii
       shape.reinit(*fe_q, dof_info.lexicographic, quadrature);
       setup_timer.stop();
 
-      data.n_cells                = n_cells;
-      data.fe_degree              = degree;
-      data.n_q_points_1d          = n_q_1d;
-      data.n_components           = n_components;
-      data.dofs_per_cell          = dofs_per_cell;
-      data.n_q_points             = geometry.n_q_points;
-      data.use_atomics            = use_coloring ? 0 : 1;
-      data.jacobians_from_points  = from_points ? 1 : 0;
-      data.dof_indices            = dof_indices.data();
-      data.n_structured_cells     = n_structured;
+      data.n_cells               = n_cells;
+      data.fe_degree             = degree;
+      data.n_q_points_1d         = n_q_1d;
+      data.n_components          = n_components;
+      data.dofs_per_cell         = dofs_per_cell;
+      data.n_q_points            = geometry.n_q_points;
+      data.use_atomics           = use_coloring ? 0 : 1;
+      data.jacobians_from_points = from_points ? 1 : 0;
+      data.affine_cells       = !from_points && geometry.affine_cells ? 1 : 0;
+      data.dof_indices        = dof_indices.data();
+      data.n_structured_cells = n_structured;
       data.dof_indices_first_cell = n_structured;
       data.block_refinements      = block_refinements;
       data.block_interior_first   = block_interior_first.data();
@@ -444,6 +445,8 @@ namespace dealii
       const Number      *inverse = data.inverse_jacobian;
       const Number      *jxw     = data.JxW;
       const Number      *a       = coefficient_values.data();
+      const Number      *weights = data.quadrature_weights;
+      const bool         affine  = data.affine_cells != 0;
       Number            *t       = tensor.data();
       parallel_for(
           "MatrixFree::evaluate_diffusion_tensor",
@@ -455,8 +458,12 @@ namespace dealii
             Number             J[dim][dim];
             for (unsigned int d = 0; d < dim; ++d)
               for (unsigned int e = 0; e < dim; ++e)
-                J[d][e] = inverse[(cell * dim * dim + d * dim + e) * n_q + q];
-            const Number factor = a[i] * jxw[i];
+                J[d][e] =
+                    inverse[affine
+                                ? cell * dim * dim + d * dim + e
+                                : (cell * dim * dim + d * dim + e) * n_q + q];
+            const Number factor =
+                a[i] * (affine ? jxw[cell] * weights[q] : jxw[i]);
             // Entries in the order of the documentation: diagonal first.
             unsigned int entry = 0;
             for (unsigned int offset = 0; offset < dim; ++offset)
@@ -483,6 +490,7 @@ namespace dealii
       data.geometry_field        = nullptr;
       data.geometry_indices      = nullptr;
       data.jacobians_from_points = 0;
+      data.affine_cells          = 0;
       geometry_kept              = false;
     }
 

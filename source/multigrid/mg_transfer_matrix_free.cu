@@ -16,6 +16,10 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <memory>
+#include <numeric>
+#include <type_traits>
+#include <utility>
 
 namespace dealii
 {
@@ -74,6 +78,227 @@ namespace dealii
                         partitioner.is_ghost_entry(global),
                     ExcInternalError());
         return partitioner.global_to_local(global);
+      }
+
+      // Leaves new elements of trivial types uninitialized: for the large
+      // host arrays that the threads fill completely, which std::vector
+      // would first zero on one thread.
+      template <typename T>
+      struct UninitializedAllocator : std::allocator<T>
+      {
+        template <typename U>
+        struct rebind
+        {
+          using other = UninitializedAllocator<U>;
+        };
+
+        UninitializedAllocator() = default;
+
+        template <typename U>
+        UninitializedAllocator(const UninitializedAllocator<U> &) noexcept
+        {
+        }
+
+        template <typename U>
+        void construct(U *p) noexcept(
+            std::is_nothrow_default_constructible<U>::value)
+        {
+          ::new (static_cast<void *>(p)) U;
+        }
+
+        template <typename U, typename... Args>
+        void construct(U *p, Args &&...args)
+        {
+          ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+        }
+      };
+
+      template <typename T>
+      using HostVector = std::vector<T, UninitializedAllocator<T>>;
+
+      // Array::copy_from() for a HostVector.
+      template <typename T>
+      void copy_to_array(const HostVector<T> &values, Array<T> &array)
+      {
+        array.resize(values.size());
+        if (!values.empty())
+          Memory::copy_to_backend(array.backend(),
+                                  array.data(),
+                                  values.data(),
+                                  values.size() * sizeof(T));
+      }
+
+      // A (global, level) or (level, global) DoF pair; trivial, unlike
+      // std::pair, so that a HostVector of them is not zeroed.
+      struct DoFPair
+      {
+        types::global_dof_index first;
+        types::global_dof_index second;
+      };
+
+      // Grain of the set-up loops over DoFs and lattice entries.
+      constexpr std::size_t entry_grain = 1 << 15;
+
+      // @p n atomics set to @p value by the threads (std::vector would zero
+      // them on one thread first).
+      template <typename T>
+      std::unique_ptr<std::atomic<T>[]> atomic_array(const std::size_t n,
+                                                     const T           value)
+      {
+        std::unique_ptr<std::atomic<T>[]> a(new std::atomic<T>[n]);
+        parallel_for_chunks(n,
+                            entry_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t i = begin; i < end; ++i)
+                                a[i].store(value, std::memory_order_relaxed);
+                            });
+        return a;
+      }
+
+      // Append the n entries get(i) that @p owned lacks to @p out, in the
+      // order of i: each chunk counts its entries, then writes them from
+      // the sum of the counts before it (the same list on any number of
+      // threads).
+      template <typename Get>
+      void append_not_owned(const IndexSet                       &owned,
+                            const std::size_t                     n,
+                            const Get                            &get,
+                            std::vector<types::global_dof_index> &out)
+      {
+        // is_element() compresses an uncompressed set: not on the threads.
+        owned.compress();
+        const std::size_t        n_chunks = (n + entry_grain - 1) / entry_grain;
+        std::vector<std::size_t> offset(n_chunks + 1, 0);
+        parallel_for_chunks(n,
+                            entry_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t count = 0;
+                              for (std::size_t i = begin; i < end; ++i)
+                                count += owned.is_element(get(i)) ? 0 : 1;
+                              offset[begin / entry_grain + 1] = count;
+                            });
+        std::partial_sum(offset.begin(), offset.end(), offset.begin());
+        if (offset[n_chunks] == 0)
+          return;
+        const std::size_t start = out.size();
+        out.resize(start + offset[n_chunks]);
+        parallel_for_chunks(n,
+                            entry_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t pos =
+                                  start + offset[begin / entry_grain];
+                              for (std::size_t i = begin; i < end; ++i)
+                              {
+                                const types::global_dof_index g = get(i);
+                                if (!owned.is_element(g))
+                                  out[pos++] = g;
+                              }
+                            });
+      }
+
+      // Append (set.nth_index_in_set(k), marks[k]) for the marks[k] !=
+      // @p unset, in the order of k (counted, then written per chunk as in
+      // append_not_owned), and reset those marks to @p unset.
+      inline void append_marked(std::atomic<types::global_dof_index> *marks,
+                                const IndexSet                       &set,
+                                const types::global_dof_index         unset,
+                                HostVector<DoFPair>                  &out)
+      {
+        set.compress();
+        const std::size_t        n        = set.n_elements();
+        const std::size_t        n_chunks = (n + entry_grain - 1) / entry_grain;
+        std::vector<std::size_t> offset(n_chunks + 1, 0);
+        parallel_for_chunks(
+            n,
+            entry_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::size_t count = 0;
+              for (std::size_t k = begin; k < end; ++k)
+                count +=
+                    marks[k].load(std::memory_order_relaxed) != unset ? 1 : 0;
+              offset[begin / entry_grain + 1] = count;
+            });
+        std::partial_sum(offset.begin(), offset.end(), offset.begin());
+        if (offset[n_chunks] == 0)
+          return;
+        const std::size_t start = out.size();
+        out.resize(start + offset[n_chunks]);
+        parallel_for_chunks(
+            n,
+            entry_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::size_t pos = start + offset[begin / entry_grain];
+              for (std::size_t k = begin; k < end; ++k)
+                if (const auto v = marks[k].load(std::memory_order_relaxed);
+                    v != unset)
+                {
+                  out[pos++] = {set.nth_index_in_set(k), v};
+                  marks[k].store(unset, std::memory_order_relaxed);
+                }
+            });
+      }
+
+      // The cells of @p level (only active ones if @p active_only) with
+      // keep(cell), in the order of the level's cell iterators (by index),
+      // found by the threads as in append_not_owned.
+      template <typename Iterator, int dim, typename Keep>
+      std::vector<Iterator> cells_on_level(const DoFHandler<dim> &dof_handler,
+                                           const unsigned int     level,
+                                           const bool             active_only,
+                                           const Keep            &keep)
+      {
+        std::vector<Iterator>     cells;
+        const Triangulation<dim> &tria = dof_handler.get_triangulation();
+        // A rank's triangulation may have fewer levels than the global one.
+        if (level >= tria.n_levels())
+          return cells;
+        using Raw           = TriaRawIterator<typename Iterator::AccessorType>;
+        const auto selected = [&](const Raw &raw)
+        {
+          return raw->used() && !(active_only && raw->has_children()) &&
+                 keep(Iterator(raw));
+        };
+        constexpr std::size_t    grain    = 4096;
+        const std::size_t        n        = tria.n_raw_cells(level);
+        const std::size_t        n_chunks = (n + grain - 1) / grain;
+        std::vector<std::size_t> offset(n_chunks + 1, 0);
+        parallel_for_chunks(n,
+                            grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t count = 0;
+                              for (std::size_t i = begin; i < end; ++i)
+                                count += selected(Raw(&tria,
+                                                      static_cast<int>(level),
+                                                      static_cast<int>(i),
+                                                      &dof_handler))
+                                             ? 1
+                                             : 0;
+                              offset[begin / grain + 1] = count;
+                            });
+        std::partial_sum(offset.begin(), offset.end(), offset.begin());
+        cells.resize(offset[n_chunks]);
+        parallel_for_chunks(n,
+                            grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t pos = offset[begin / grain];
+                              for (std::size_t i = begin; i < end; ++i)
+                              {
+                                const Raw raw(&tria,
+                                              static_cast<int>(level),
+                                              static_cast<int>(i),
+                                              &dof_handler);
+                                if (selected(raw))
+                                  cells[pos++] = Iterator(raw);
+                              }
+                            });
+        return cells;
       }
 
       // A partitioner with the owned set and the ghosts @p needed: @p
@@ -188,6 +413,19 @@ namespace dealii
                     ExcNotSupportedByMGTransfer(
                         "the partitioner of level " + std::to_string(l) +
                         " does not own the level's locally owned DoFs"));
+      // The set-up threads query these sets; a query compresses an
+      // uncompressed set first, which is not thread-safe, so do it here.
+      dof_handler.locally_owned_dofs().compress();
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        dof_handler.locally_owned_mg_dofs(l).compress();
+        if (mg_constrained_dofs != nullptr)
+        {
+          mg_constrained_dofs->get_refinement_edge_indices(l).compress();
+          if (mg_constrained_dofs->have_boundary_indices())
+            mg_constrained_dofs->get_boundary_indices(l).compress();
+        }
+      }
 
       // 1D prolongation: coarse basis function i at the child points j =
       // k child + a (a = 0..k) of the parent interval.
@@ -225,15 +463,21 @@ namespace dealii
 
       // Per level l >= 1: the coarse cells' DoFs (level l - 1) and their
       // children's lattice DoFs (level l), as global level indices.
-      std::vector<std::vector<types::global_dof_index>> coarse_global(n_levels),
-          fine_global(n_levels), needed(n_levels);
+      std::vector<internal::HostVector<types::global_dof_index>> coarse_global(
+          n_levels),
+          fine_global(n_levels);
+      std::vector<std::vector<types::global_dof_index>> needed(n_levels);
       transfers.resize(n_levels);
       for (unsigned int l = 1; l < n_levels; ++l)
       {
-        std::vector<typename DoFHandler<dim>::level_cell_iterator> parents;
-        for (const auto &cell : dof_handler.mg_cell_iterators_on_level(l - 1))
-          if (cell->has_children() && cell->is_locally_owned_on_level())
-            parents.push_back(cell);
+        const auto parents = internal::cells_on_level<
+            typename DoFHandler<dim>::level_cell_iterator>(
+            dof_handler,
+            l - 1,
+            false,
+            [](const auto &cell) {
+              return cell->has_children() && cell->is_locally_owned_on_level();
+            });
         transfers[l].n_coarse_cells = parents.size();
         const unsigned int n_coarse = n_components * nc;
         const unsigned int n_fine   = n_components * nfc;
@@ -272,17 +516,16 @@ namespace dealii
               }
             });
         // Only other ranks' DoFs become ghosts: no copy of the owned ones.
-        const auto add_needed =
-            [&](const unsigned int                          level,
-                const std::vector<types::global_dof_index> &indices)
-        {
-          const IndexSet &owned = dof_handler.locally_owned_mg_dofs(level);
-          for (const auto g : indices)
-            if (!owned.is_element(g))
-              needed[level].push_back(g);
-        };
-        add_needed(l, fine_global[l]);
-        add_needed(l - 1, coarse_global[l]);
+        internal::append_not_owned(
+            dof_handler.locally_owned_mg_dofs(l),
+            fine_global[l].size(),
+            [&](const std::size_t i) { return fine_global[l][i]; },
+            needed[l]);
+        internal::append_not_owned(
+            dof_handler.locally_owned_mg_dofs(l - 1),
+            coarse_global[l].size(),
+            [&](const std::size_t i) { return coarse_global[l][i]; },
+            needed[l - 1]);
       }
 
       level_partitioners.resize(n_levels);
@@ -306,9 +549,9 @@ namespace dealii
       // Local indices, Dirichlet flags and weights.
       for (unsigned int l = 1; l < n_levels; ++l)
       {
-        const auto               &coarse_part = *transfer_partitioners[l - 1];
-        const auto               &fine_part   = *transfer_partitioners[l];
-        std::vector<unsigned int> coarse(coarse_global[l].size()),
+        const auto &coarse_part = *transfer_partitioners[l - 1];
+        const auto &fine_part   = *transfer_partitioners[l];
+        internal::HostVector<unsigned int> coarse(coarse_global[l].size()),
             fine(fine_global[l].size());
         parallel_for_chunks(
             coarse.size(),
@@ -332,21 +575,48 @@ namespace dealii
                                 fine[i] = internal::local_index(
                                     fine_part, fine_global[l][i]);
                             });
+        const std::size_t n_fine_local =
+            fine_part.locally_owned_size() + fine_part.n_ghost_indices();
         LinearAlgebra::distributed::Vector<double> touched(
             transfer_partitioners[l]);
-        for (std::size_t i = 0; i < fine.size(); ++i)
-          touched.local_element(fine[i]) += 1.;
+        {
+          // Integer counts: the same in any order of the threads' adds, and
+          // exact as doubles, as the sums of 1. were.
+          const auto count = internal::atomic_array(n_fine_local, 0u);
+          parallel_for_chunks(
+              fine.size(),
+              internal::entry_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                for (std::size_t i = begin; i < end; ++i)
+                  count[fine[i]].fetch_add(1u, std::memory_order_relaxed);
+              });
+          parallel_for_chunks(
+              n_fine_local,
+              internal::entry_grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                for (std::size_t i = begin; i < end; ++i)
+                  touched.local_element(i) =
+                      count[i].load(std::memory_order_relaxed);
+              });
+        }
         touched.compress(VectorOperation::add);
         touched.update_ghost_values();
-        std::vector<Number> weights(fine_part.locally_owned_size() +
-                                    fine_part.n_ghost_indices());
-        for (std::size_t i = 0; i < weights.size(); ++i)
-          weights[i] = touched.local_element(i) > 0.
-                           ? Number(1. / touched.local_element(i))
-                           : Number();
-        transfers[l].coarse_indices.copy_from(coarse);
-        transfers[l].fine_indices.copy_from(fine);
-        transfers[l].weights.copy_from(weights);
+        internal::HostVector<Number> weights(n_fine_local);
+        parallel_for_chunks(weights.size(),
+                            internal::entry_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t i = begin; i < end; ++i)
+                                weights[i] =
+                                    touched.local_element(i) > 0.
+                                        ? Number(1. / touched.local_element(i))
+                                        : Number();
+                            });
+        internal::copy_to_array(coarse, transfers[l].coarse_indices);
+        internal::copy_to_array(fine, transfers[l].fine_indices);
+        internal::copy_to_array(weights, transfers[l].weights);
       }
 
       // Copies between the global vector and the levels: the pairs (global,
@@ -359,30 +629,34 @@ namespace dealii
           IndexSet(dof_handler.n_dofs()),
           comm);
       const IndexSet &owned_global = dof_handler.locally_owned_dofs();
-      std::vector<types::global_dof_index> global_ghosts;
-      std::vector<std::vector<
-          std::pair<types::global_dof_index, types::global_dof_index>>>
-          to_level(n_levels), from_level(n_levels);
+      std::vector<types::global_dof_index>                 global_ghosts;
+      std::vector<internal::HostVector<internal::DoFPair>> to_level(n_levels),
+          from_level(n_levels);
+      // Each owned global DoF's level DoF and each owned level DoF's
+      // global one, marked by the threads (a DoF shared by cells gets the
+      // same partner from each); the pairs then come out in order.
+      // level_of_global serves all levels: reading a level's pairs out
+      // resets its marks.
+      const types::global_dof_index unset = numbers::invalid_dof_index;
+      const auto                    level_of_global =
+          internal::atomic_array(owned_global.n_elements(), unset);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
         const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
-        std::vector<typename DoFHandler<dim>::active_cell_iterator> cells;
-        for (const auto &cell : dof_handler.active_cell_iterators_on_level(l))
-          if (!distributed ||
-              (cell->level_subdomain_id() != numbers::artificial_subdomain_id &&
-               cell->subdomain_id() != numbers::artificial_subdomain_id))
-            cells.push_back(cell);
-        // Each owned global DoF's level DoF and each owned level DoF's
-        // global one, marked by the threads (a DoF shared by cells gets the
-        // same partner from each); the pairs then come out in order.
-        const types::global_dof_index unset = numbers::invalid_dof_index;
-        std::vector<std::atomic<types::global_dof_index>> level_of_global(
-            owned_global.n_elements()),
-            global_of_level(owned_level.n_elements());
-        for (auto &entry : level_of_global)
-          entry.store(unset, std::memory_order_relaxed);
-        for (auto &entry : global_of_level)
-          entry.store(unset, std::memory_order_relaxed);
+        const auto      cells       = internal::cells_on_level<
+            typename DoFHandler<dim>::active_cell_iterator>(
+            dof_handler,
+            l,
+            true,
+            [&](const auto &cell)
+            {
+              return !distributed ||
+                     (cell->level_subdomain_id() !=
+                          numbers::artificial_subdomain_id &&
+                      cell->subdomain_id() != numbers::artificial_subdomain_id);
+            });
+        const auto global_of_level =
+            internal::atomic_array(owned_level.n_elements(), unset);
         std::atomic<bool> inconsistent(false);
         const auto mark = [&](std::atomic<types::global_dof_index> &entry,
                               const types::global_dof_index         value)
@@ -458,14 +732,10 @@ namespace dealii
             }
         }
         AssertThrow(!inconsistent, ExcInternalError());
-        for (std::size_t k = 0; k < level_of_global.size(); ++k)
-          if (const auto m = level_of_global[k].load(std::memory_order_relaxed);
-              m != unset)
-            from_level[l].emplace_back(owned_global.nth_index_in_set(k), m);
-        for (std::size_t k = 0; k < global_of_level.size(); ++k)
-          if (const auto g = global_of_level[k].load(std::memory_order_relaxed);
-              g != unset)
-            to_level[l].emplace_back(owned_level.nth_index_in_set(k), g);
+        internal::append_marked(
+            level_of_global.get(), owned_global, unset, from_level[l]);
+        internal::append_marked(
+            global_of_level.get(), owned_level, unset, to_level[l]);
       }
       global_copy_partitioner = internal::partitioner_with_ghosts(
           owned_global, global_ghosts, nullptr, comm);
@@ -479,10 +749,15 @@ namespace dealii
       copy_vectors.resize(n_levels);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
-        LevelCopy                           &copy = copies[l];
+        LevelCopy &copy = copies[l];
+        // Only the level DoFs owned elsewhere (partitioner_with_ghosts
+        // would drop the others, on one thread).
         std::vector<types::global_dof_index> level_ghosts;
-        for (const auto &pair : from_level[l])
-          level_ghosts.push_back(pair.second);
+        internal::append_not_owned(
+            dof_handler.locally_owned_mg_dofs(l),
+            from_level[l].size(),
+            [&](const std::size_t i) { return from_level[l][i].second; },
+            level_ghosts);
         copy.partitioner = internal::partitioner_with_ghosts(
             dof_handler.locally_owned_mg_dofs(l),
             level_ghosts,
@@ -493,7 +768,7 @@ namespace dealii
             Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) > 0;
         if (copy.partitioner != level_partitioners[l])
           copy_vectors[l].reinit(copy.partitioner);
-        std::vector<unsigned int> to(to_level[l].size()),
+        internal::HostVector<unsigned int> to(to_level[l].size()),
             to_source(to_level[l].size()), from(from_level[l].size()),
             from_source(from_level[l].size());
         parallel_for_chunks(
@@ -522,10 +797,10 @@ namespace dealii
                                                        from_level[l][i].second);
               }
             });
-        copy.to_level.copy_from(to);
-        copy.to_level_source.copy_from(to_source);
-        copy.from_level.copy_from(from);
-        copy.from_level_source.copy_from(from_source);
+        internal::copy_to_array(to, copy.to_level);
+        internal::copy_to_array(to_source, copy.to_level_source);
+        internal::copy_to_array(from, copy.from_level);
+        internal::copy_to_array(from_source, copy.from_level_source);
       }
     }
 

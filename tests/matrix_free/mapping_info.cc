@@ -6,7 +6,9 @@
 // adaptively (hanging nodes) and distributed over the ranks, active cells
 // and a multigrid level; float data against double. Also: the quadrature
 // points GPU::MatrixFree::evaluate_coefficient() sees, and that DoFInfo
-// gives the same indices on one setup thread as on several.
+// gives the same indices on one setup thread as on several. On meshes of
+// parallelograms (and parallelepipeds) the Jacobians are kept once a cell;
+// a mesh whose later cells are not affine falls back to one a point.
 #include <dealii-gpu/matrix_free/dof_info.h>
 #include <dealii-gpu/matrix_free/mapping_info.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
@@ -20,6 +22,7 @@
 #include <deal.II/fe/mapping_cartesian.h>
 #include <deal.II/fe/mapping_fe.h>
 #include <deal.II/fe/mapping_q.h>
+#include <deal.II/grid/grid_tools.h>
 #include <deal.II/lac/affine_constraints.h>
 
 #include "../meshes.h"
@@ -40,9 +43,10 @@ hanging_constraints(const DoFHandler<dim> &dof_handler)
 
 // Max relative difference of the device geometry (MappingInfo, in @p
 // Number) against FEValues over the locally owned cells; entries are
-// compared relative to the largest of their kind on the cell.
+// compared relative to the largest of their kind on the cell. Entry 3: the
+// number of ranks that keep one Jacobian a cell.
 template <int dim, typename Number>
-std::array<double, 3>
+std::array<double, 4>
 compare(const Mapping<dim>        &mapping,
         const DoFHandler<dim>     &dof_handler,
         const unsigned int         level,
@@ -65,9 +69,13 @@ compare(const Mapping<dim>        &mapping,
   info.reinit(mapping, dof_info, order, quadrature, storage, true, timer);
   // The field keeps no Jacobians: only the points are compared.
   const bool          jacobians = storage == GPU::GeometryStorage::jacobians;
-  std::vector<Number> inverse, jxw;
+  std::vector<Number> inverse, jxw, weights;
   info.inverse_jacobian.copy_to(inverse);
   info.JxW.copy_to(jxw);
+  info.quadrature_weights.copy_to(weights);
+  const bool affine = info.affine_cells;
+  AssertThrow(!affine || inverse.size() == order.size() * dim * dim,
+              ExcInternalError());
   std::vector<Point<dim>> points;
   info.for_each_points_batch(
       [&](const unsigned int, const std::vector<Point<dim>> &batch)
@@ -80,7 +88,7 @@ compare(const Mapping<dim>        &mapping,
                           cell_quadrature,
                           update_quadrature_points | update_inverse_jacobians |
                               update_JxW_values);
-  std::array<double, 3> error{{0., 0., 0.}};
+  std::array<double, 4> error{{0., 0., 0., affine ? 1. : 0.}};
   for (unsigned int c = 0; c < order.size(); ++c)
   {
     fe_values.reinit(
@@ -108,19 +116,24 @@ compare(const Mapping<dim>        &mapping,
               error[1],
               std::abs(
                   double(
-                      inverse[(std::size_t(c) * dim * dim + d * dim + e) * n_q +
-                              q]) -
+                      inverse[affine ? std::size_t(c) * dim * dim + d * dim + e
+                                     : (std::size_t(c) * dim * dim + d * dim +
+                                        e) * n_q +
+                                           q]) -
                   fe_values.inverse_jacobian(q)[d][e]) /
                   scale_inverse);
       if (jacobians)
-        error[2] = std::max(
-            error[2],
-            std::abs(double(jxw[std::size_t(c) * n_q + q]) - fe_values.JxW(q)) /
-                scale_jxw);
+        error[2] =
+            std::max(error[2],
+                     std::abs((affine ? double(jxw[c]) * double(weights[q])
+                                      : double(jxw[std::size_t(c) * n_q + q])) -
+                              fe_values.JxW(q)) /
+                         scale_jxw);
     }
   }
-  for (double &e : error)
-    e = Utilities::MPI::max(e, MPI_COMM_WORLD);
+  for (unsigned int i = 0; i < 3; ++i)
+    error[i] = Utilities::MPI::max(error[i], MPI_COMM_WORLD);
+  error[3] = Utilities::MPI::sum(error[3], MPI_COMM_WORLD);
   return error;
 }
 
@@ -144,7 +157,11 @@ report(const std::string         &name,
   if (storage == GPU::GeometryStorage::jacobians)
     deallog << ", inverse Jacobians "
             << (error[1] <= tolerance ? "ok" : "WRONG") << ", JxW "
-            << (error[2] <= tolerance ? "ok" : "WRONG");
+            << (error[2] <= tolerance ? "ok" : "WRONG") << ", one a "
+            << (error[3] == 0. ? std::string("point")
+                : error[3] == Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
+                    ? std::string("cell")
+                    : "cell on " + std::to_string(int(error[3])) + " ranks");
   deallog << std::endl;
   if (std::max({error[0], error[1], error[2]}) > tolerance)
     deallog << "  errors " << error[0] << ' ' << error[1] << ' ' << error[2]
@@ -202,6 +219,34 @@ test()
   cube_dofs.distribute_dofs(fe);
   report<dim, double>(
       "MappingCartesian", MappingCartesian<dim>(), cube_dofs, active, 3);
+  report<dim, float>(
+      "cube MappingQ(1)", MappingQ<dim>(1), cube_dofs, active, 3);
+  report<dim, double>(
+      "cube MappingQ(2)", MappingQ<dim>(2), cube_dofs, active, 4);
+
+  // More cells than a batch of support points (2^15), the cells of the
+  // last batch (quadrant x, y < 0, last in the reversed order) moved off
+  // the affine: the first batch's cells go back to one Jacobian a point.
+  if (dim == 2)
+  {
+    parallel::distributed::Triangulation<dim> bent(MPI_COMM_WORLD);
+    make_mesh(bent, false, 8);
+    GridTools::transform(
+        [](const Point<dim> &p)
+        {
+          Point<dim> q = p;
+          if (p[0] < 0. && p[1] < 0.)
+            for (unsigned int d = 0; d < dim; ++d)
+              q[d] += 0.02 * std::sin(numbers::PI * p[0]) *
+                      std::sin(numbers::PI * p[1]);
+          return q;
+        },
+        bent);
+    DoFHandler<dim> bent_dofs(bent);
+    bent_dofs.distribute_dofs(fe);
+    report<dim, double>(
+        "bent quadrant MappingQ(1)", MappingQ<dim>(1), bent_dofs, active, 3);
+  }
 
   // DoFInfo: the same local indices and masks on one setup thread and on
   // several (chunks of 512 cells: a mesh of many chunks).

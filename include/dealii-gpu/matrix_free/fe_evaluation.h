@@ -595,9 +595,11 @@ namespace dealii
 
       DEAL_II_GPU_HOST_DEVICE Number JxW(const unsigned int q) const
       {
-        return data.jacobians_from_points
-                   ? point_weight * point_det
-                   : data.JxW[std::size_t(cell) * n_q_points + q];
+        if (data.jacobians_from_points)
+          return point_weight * point_det;
+        if (data.affine_cells)
+          return data.JxW[cell] * data.quadrature_weights[q];
+        return data.JxW[std::size_t(cell) * n_q_points + q];
       }
 
       /**
@@ -845,12 +847,13 @@ namespace dealii
                                             const unsigned int d,
                                             const unsigned int e) const
       {
-        return data.jacobians_from_points
-                   ? point_adjugate[d][e]
-                   : data.inverse_jacobian[(std::size_t(cell) * dim * dim +
-                                            d * dim + e) *
-                                               n_q_points +
-                                           q];
+        if (data.jacobians_from_points)
+          return point_adjugate[d][e];
+        if (data.affine_cells)
+          return data
+              .inverse_jacobian[std::size_t(cell) * dim * dim + d * dim + e];
+        return data.inverse_jacobian
+            [(std::size_t(cell) * dim * dim + d * dim + e) * n_q_points + q];
       }
 
       // Values at the n_dofs_1d^dim nodes in v (lexicographic) to the

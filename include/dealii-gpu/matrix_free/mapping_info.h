@@ -33,6 +33,13 @@ namespace dealii
        * their inverses and JxW. Other mappings fill FEValues on the host
        * threads. GeometryStorage::field is built on the host threads from
        * the mapping at the element's support points.
+       *
+       * Stored Jacobians of a MappingQ(p) or MappingCartesian where every
+       * cell of this rank is affine (support points an affine image of the
+       * reference ones, as on boxes and their refinements): one inverse
+       * Jacobian and determinant a cell instead of one a point (affine_cells;
+       * the kernel multiplies by the quadrature weight), which removes most
+       * of the data an operator application reads at high degree.
        */
       template <int dim, typename Number>
       class MappingInfo
@@ -71,6 +78,11 @@ namespace dealii
         unsigned int n_q_points     = 0;
         unsigned int n_cells        = 0;
 
+        /** Whether inverse_jacobian holds one matrix a cell, [cell * dim *
+         *  dim + d * dim + e], and JxW the determinant a cell, [cell] (JxW
+         *  at q is JxW[cell] * quadrature_weights[q]); else one a point,
+         *  as MatrixFreeData documents. */
+        bool                affine_cells = false;
         Array<Number>       inverse_jacobian;
         Array<Number>       JxW;
         Array<Number>       quadrature_points;

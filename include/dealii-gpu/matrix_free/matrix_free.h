@@ -81,7 +81,10 @@ namespace dealii
      * quadrature lines (jacobians_from_points = 1; inverse_jacobian and JxW
      * are nullptr). The second is exact for MappingQ(p) with p <
      * n_q_points_1d and stores dim instead of dim * dim + 1 numbers per
-     * point.
+     * point. Where every cell is affine (affine_cells = 1), the stored form
+     * holds one inverse Jacobian a cell, [cell * dim * dim + d], and its
+     * determinant, JxW[cell]; JxW at q is then JxW[cell] times
+     * quadrature_weights[q].
      */
     template <int dim, typename Number>
     struct MatrixFreeData
@@ -96,6 +99,8 @@ namespace dealii
       unsigned int use_atomics;
       /** 1: Jacobians computed from quadrature_points in the kernel. */
       unsigned int jacobians_from_points;
+      /** 1: inverse_jacobian and JxW hold one entry a cell (affine cells). */
+      unsigned int affine_cells;
       /** Local vector indices (owned, then ghosts), with
        *  constrained_dof_flag set for constrained DoFs, for the cells
        *  [n_structured_cells, n_cells): entry (cell - n_structured_cells)
