@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -53,6 +54,7 @@ namespace dealii
         // cell's mapping; a node that two cells place differently means a
         // mapping that is not continuous, which is refused. The positions
         // are computed on the setup threads, the nodes numbered after.
+        // @p positions keeps each cell's nodes' positions (lexicographic).
         template <int dim, typename Number>
         void build_geometry_field(const Mapping<dim>              &mapping,
                                   const DoFInfo<dim>              &dof_info,
@@ -60,7 +62,8 @@ namespace dealii
                                   const bool                 nodes_are_dofs,
                                   std::vector<double>       &field,
                                   std::vector<unsigned int> &nodes,
-                                  std::vector<Number>       &centers)
+                                  std::vector<Number>       &centers,
+                                  std::vector<Point<dim>>   &positions)
         {
           const auto        &cells = dof_info.cells;
           const auto        &fe = cells.empty() ? nullptr : &cells[0]->get_fe();
@@ -84,7 +87,7 @@ namespace dealii
                 fe_q.get_unit_support_points()[dof_info.lexicographic[i]];
           const Quadrature<dim> support_quadrature(support);
           // Per cell: positions and local indices of its nodes.
-          std::vector<Point<dim>>   positions(std::size_t(n_cells) * n);
+          positions.resize(std::size_t(n_cells) * n);
           std::vector<unsigned int> local(std::size_t(n_cells) * n);
           std::vector<double>       tolerance(n_cells);
           parallel_for_chunks(
@@ -370,12 +373,12 @@ namespace dealii
       namespace
       {
         // Whether the support points X (n_support_1d^dim, lexicographic, at
-        // the Gauss-Lobatto points of [0, 1]) are an affine image of the
-        // reference ones: x0 + J xi with J from the corners next to x0.
+        // the tensor product of points_1d, from 0 to 1) are an affine image
+        // of the reference ones: x0 + J xi with J from the corners next to x0.
         template <int dim>
-        bool is_affine(const double           *X,
-                       const unsigned int      n_support_1d,
-                       const QGaussLobatto<1> &support_1d)
+        bool is_affine(const double                *X,
+                       const unsigned int           n_support_1d,
+                       const std::vector<Point<1>> &points_1d)
         {
           const unsigned int n_support = Utilities::pow(n_support_1d, dim);
           double             J[dim][dim], scale = 0;
@@ -393,7 +396,7 @@ namespace dealii
             double xi[dim];
             for (unsigned int d = 0, rest = i; d < dim;
                  ++d, rest /= n_support_1d)
-              xi[d] = support_1d.point(rest % n_support_1d)[0];
+              xi[d] = points_1d[rest % n_support_1d][0];
             for (unsigned int d = 0; d < dim; ++d)
             {
               double x = X[d];
@@ -494,6 +497,9 @@ namespace dealii
         constexpr bool with_centers = points_relative_to_cell_centers<Number>();
         const bool keep_centers = with_centers && (keep_points || from_field);
 
+        // With the field: its nodes' positions, from which the kernel below
+        // interpolates the quadrature points (no second pass of the mapping).
+        std::vector<Point<dim>> field_positions;
         if (from_field)
         {
           timer.start("geometry field");
@@ -509,7 +515,8 @@ namespace dealii
                                    dof_info.n_hanging_cells == 0,
                                host_field,
                                host_nodes,
-                               host_centers);
+                               host_centers,
+                               field_positions);
           geometry_field.copy_from(host_field);
           geometry_indices.copy_from(host_nodes);
           cell_centers.copy_from(host_centers);
@@ -603,20 +610,29 @@ namespace dealii
         }
 
         // MappingQ(p): the support points (Gauss-Lobatto, as MappingQ
-        // places them) on the host, the rest in a kernel.
-        const unsigned int      n_support_1d = mapping_degree + 1;
-        const unsigned int      n_support = Utilities::pow(n_support_1d, dim);
-        const QGaussLobatto<1>  support_1d(n_support_1d);
+        // places them) on the host, the rest in a kernel; with the field,
+        // the field's nodes (the element's support points) instead.
+        const unsigned int n_support_1d =
+            from_field ? degree + 1 : mapping_degree + 1;
+        const unsigned int    n_support = Utilities::pow(n_support_1d, dim);
+        std::vector<Point<1>> points_1d(n_support_1d);
+        if (from_field)
+          for (unsigned int i = 0; i < n_support_1d; ++i)
+            points_1d[i][0] =
+                fe.base_element(0)
+                    .get_unit_support_points()[dof_info.lexicographic[i]][0];
+        else
+          points_1d = QGaussLobatto<1>(n_support_1d).get_points();
         std::vector<Point<dim>> support_points(n_support);
         for (unsigned int i = 0; i < n_support; ++i)
           for (unsigned int d = 0, rest = i; d < dim; ++d, rest /= n_support_1d)
-            support_points[i][d] = support_1d.point(rest % n_support_1d)[0];
+            support_points[i][d] = points_1d[rest % n_support_1d][0];
         const Quadrature<dim> support_quadrature(support_points);
         Array<double> shape_values_1d, shape_derivatives_1d, shape_means_1d,
             weights_double;
         {
-          const auto lagrange = Polynomials::generate_complete_Lagrange_basis(
-              support_1d.get_points());
+          const auto lagrange =
+              Polynomials::generate_complete_Lagrange_basis(points_1d);
           std::vector<double> values(n_q_1d * n_support_1d),
               derivatives(values.size()), means(n_support_1d, 0.), weights(n_q),
               both(2);
@@ -640,7 +656,7 @@ namespace dealii
         for (unsigned int first = 0; first < n_cells; first += cells_per_batch)
         {
           const unsigned int n = std::min(cells_per_batch, n_cells - first);
-          timer.start("mapping support points");
+          timer.start(from_field ? "geometry" : "mapping support points");
           host_X.resize(std::size_t(n) * n_support * dim);
           std::atomic<bool> batch_affine(true);
           parallel_for_chunks(
@@ -648,20 +664,30 @@ namespace dealii
               cell_grain,
               [&](const std::size_t begin, const std::size_t end)
               {
-                FEValues<dim> fe_values(
-                    mapping, fe, support_quadrature, update_quadrature_points);
+                std::unique_ptr<FEValues<dim>> fe_values;
+                if (!from_field)
+                  fe_values =
+                      std::make_unique<FEValues<dim>>(mapping,
+                                                      fe,
+                                                      support_quadrature,
+                                                      update_quadrature_points);
                 bool affine = affine_cells;
                 for (std::size_t b = begin; b < end; ++b)
                 {
-                  fe_values.reinit(cell_of(first + b));
+                  const Point<dim> *x =
+                      from_field ? &field_positions[(first + b) * n_support]
+                                 : nullptr;
+                  if (!from_field)
+                    fe_values->reinit(cell_of(first + b));
                   for (unsigned int i = 0; i < n_support; ++i)
                     for (unsigned int d = 0; d < dim; ++d)
                       host_X[(b * n_support + i) * dim + d] =
-                          fe_values.quadrature_point(i)[d];
+                          from_field ? x[i][d]
+                                     : fe_values->quadrature_point(i)[d];
                   affine = affine &&
                            is_affine<dim>(host_X.data() + b * n_support * dim,
                                           n_support_1d,
-                                          support_1d);
+                                          points_1d);
                 }
                 if (!affine)
                   batch_affine.store(false, std::memory_order_relaxed);
