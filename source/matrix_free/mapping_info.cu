@@ -247,8 +247,7 @@ namespace dealii
       // n) (X: [(cell - first) n_support + i] dim doubles, lexicographic)
       // to the quadrature points: points (relative to the cell centers
       // where given or kept), inverse Jacobians and JxW, each where its
-      // pointer is not nullptr (with @p affine the cells' constant inverse
-      // Jacobian and determinant, once a cell). The 1D matrices hold the
+      // pointer is not nullptr. The 1D matrices hold the
       // Lagrange polynomials on the support points at the quadrature points
       // ([q * n_support_1d + i]) and their means over the points.
       template <int dim, typename Number>
@@ -265,8 +264,7 @@ namespace dealii
                                 Number            *centers,
                                 Number            *points,
                                 Number            *inverse_jacobian,
-                                Number            *JxW,
-                                const bool         affine)
+                                Number            *JxW)
       {
         const unsigned int n_q       = Utilities::pow(n_q_1d, dim);
         const unsigned int n_support = Utilities::pow(n_support_1d, dim);
@@ -329,7 +327,7 @@ namespace dealii
                   }
                   points[(cell * dim + d) * n_q + q] = Number(x[d] - origin);
                 }
-              if (inverse_jacobian != nullptr && (!affine || q == 0))
+              if (inverse_jacobian != nullptr)
               {
                 double inverse[dim][dim], det;
                 if constexpr (dim == 2)
@@ -358,14 +356,9 @@ namespace dealii
                 }
                 for (unsigned int d = 0; d < dim; ++d)
                   for (unsigned int e = 0; e < dim; ++e)
-                    inverse_jacobian[affine ? cell * dim * dim + d * dim + e
-                                            : (cell * dim * dim + d * dim + e) *
-                                                      n_q +
-                                                  q] = Number(inverse[d][e]);
-                if (affine)
-                  JxW[cell] = Number(det);
-                else
-                  JxW[cell * n_q + q] = Number(det * weights[q]);
+                    inverse_jacobian[(cell * dim * dim + d * dim + e) * n_q +
+                                     q] = Number(inverse[d][e]);
+                JxW[cell * n_q + q] = Number(det * weights[q]);
               }
             });
       }
@@ -407,30 +400,6 @@ namespace dealii
             }
           }
           return true;
-        }
-
-        // The affine form of cells [0, n) to the one at every point.
-        template <int dim, typename Number>
-        void expand_affine_geometry(const unsigned int n,
-                                    const unsigned int n_q,
-                                    const Number      *inverse_per_cell,
-                                    const Number      *det_per_cell,
-                                    const double      *weights,
-                                    Number            *inverse_jacobian,
-                                    Number            *JxW)
-        {
-          parallel_for("MappingInfo::expand_affine_geometry",
-                       std::size_t(n) * n_q,
-                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
-                       {
-                         const std::size_t  cell = k / n_q;
-                         const unsigned int q    = k % n_q;
-                         for (unsigned int de = 0; de < dim * dim; ++de)
-                           inverse_jacobian[(cell * dim * dim + de) * n_q + q] =
-                               inverse_per_cell[cell * dim * dim + de];
-                         JxW[k] =
-                             Number(double(det_per_cell[cell]) * weights[q]);
-                       });
         }
       } // namespace
 
@@ -528,14 +497,13 @@ namespace dealii
           timer.start("geometry");
         }
 
-        // MappingQ(p) tries one Jacobian a cell until a cell is not affine.
+        // MappingQ(p): affine until a cell is found not to be.
         affine_cells =
             keep_jacobians && mapping_degree != numbers::invalid_unsigned_int;
         if (keep_jacobians)
         {
-          const std::size_t per_cell = affine_cells ? 1 : n_q;
-          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * per_cell);
-          JxW.resize(std::size_t(n_cells) * per_cell);
+          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * n_q);
+          JxW.resize(std::size_t(n_cells) * n_q);
         }
         if (keep_points)
           quadrature_points.resize(std::size_t(n_cells) * dim * n_q);
@@ -693,23 +661,7 @@ namespace dealii
                   batch_affine.store(false, std::memory_order_relaxed);
               });
           timer.start("geometry");
-          if (affine_cells && !batch_affine.load())
-          {
-            // A cell that is not affine: the earlier batches' cells to the
-            // form at every point.
-            Array<Number> inverse(std::size_t(n_cells) * dim * dim * n_q),
-                jxw(std::size_t(n_cells) * n_q);
-            expand_affine_geometry<dim, Number>(first,
-                                                n_q,
-                                                inverse_jacobian.data(),
-                                                JxW.data(),
-                                                weights_double.data(),
-                                                inverse.data(),
-                                                jxw.data());
-            inverse_jacobian.swap(inverse);
-            JxW.swap(jxw);
-            affine_cells = false;
-          }
+          affine_cells = affine_cells && batch_affine.load();
           X.copy_from(host_X);
           interpolate_geometry<dim, Number>(
               first,
@@ -725,8 +677,7 @@ namespace dealii
               keep_centers ? cell_centers.data() : nullptr,
               keep_points ? quadrature_points.data() : nullptr,
               keep_jacobians ? inverse_jacobian.data() : nullptr,
-              keep_jacobians ? JxW.data() : nullptr,
-              affine_cells);
+              keep_jacobians ? JxW.data() : nullptr);
           timer.progress(first + n, n_cells);
         }
         timer.stop();

@@ -445,8 +445,6 @@ namespace dealii
       const Number      *inverse = data.inverse_jacobian;
       const Number      *jxw     = data.JxW;
       const Number      *a       = coefficient_values.data();
-      const Number      *weights = data.quadrature_weights;
-      const bool         affine  = data.affine_cells != 0;
       Number            *t       = tensor.data();
       parallel_for(
           "MatrixFree::evaluate_diffusion_tensor",
@@ -458,12 +456,8 @@ namespace dealii
             Number             J[dim][dim];
             for (unsigned int d = 0; d < dim; ++d)
               for (unsigned int e = 0; e < dim; ++e)
-                J[d][e] =
-                    inverse[affine
-                                ? cell * dim * dim + d * dim + e
-                                : (cell * dim * dim + d * dim + e) * n_q + q];
-            const Number factor =
-                a[i] * (affine ? jxw[cell] * weights[q] : jxw[i]);
+                J[d][e] = inverse[(cell * dim * dim + d * dim + e) * n_q + q];
+            const Number factor = a[i] * jxw[i];
             // Entries in the order of the documentation: diagonal first.
             unsigned int entry = 0;
             for (unsigned int offset = 0; offset < dim; ++offset)

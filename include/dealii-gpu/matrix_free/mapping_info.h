@@ -34,12 +34,11 @@ namespace dealii
        * threads. GeometryStorage::field is built on the host threads from
        * the mapping at the element's support points.
        *
-       * Stored Jacobians of a MappingQ(p) or MappingCartesian where every
-       * cell of this rank is affine (support points an affine image of the
-       * reference ones, as on boxes and their refinements): one inverse
-       * Jacobian and determinant a cell instead of one a point (affine_cells;
-       * the kernel multiplies by the quadrature weight), which removes most
-       * of the data an operator application reads at high degree.
+       * affine_cells tells whether every cell of this rank is affine
+       * (MappingQ(p) or MappingCartesian with support points that are an
+       * affine image of the reference ones, as on boxes and their
+       * refinements): the cell kernels then read each cell's inverse
+       * Jacobian at its first point only.
        */
       template <int dim, typename Number>
       class MappingInfo
@@ -78,10 +77,8 @@ namespace dealii
         unsigned int n_q_points     = 0;
         unsigned int n_cells        = 0;
 
-        /** Whether inverse_jacobian holds one matrix a cell, [cell * dim *
-         *  dim + d * dim + e], and JxW the determinant a cell, [cell] (JxW
-         *  at q is JxW[cell] * quadrature_weights[q]); else one a point,
-         *  as MatrixFreeData documents. */
+        /** Whether every cell is affine (stored Jacobians of a MappingQ(p)
+         *  or MappingCartesian only). */
         bool                affine_cells = false;
         Array<Number>       inverse_jacobian;
         Array<Number>       JxW;

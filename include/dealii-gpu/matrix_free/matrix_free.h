@@ -81,10 +81,10 @@ namespace dealii
      * quadrature lines (jacobians_from_points = 1; inverse_jacobian and JxW
      * are nullptr). The second is exact for MappingQ(p) with p <
      * n_q_points_1d and stores dim instead of dim * dim + 1 numbers per
-     * point. Where every cell is affine (affine_cells = 1), the stored form
-     * holds one inverse Jacobian a cell, [cell * dim * dim + d], and its
-     * determinant, JxW[cell]; JxW at q is then JxW[cell] times
-     * quadrature_weights[q].
+     * point. Where every cell is affine (affine_cells = 1), the inverse
+     * Jacobian is read at each cell's first point only (it is the same at
+     * every point), so an operator reads dim * dim numbers a cell, not a
+     * point.
      */
     template <int dim, typename Number>
     struct MatrixFreeData
@@ -99,7 +99,8 @@ namespace dealii
       unsigned int use_atomics;
       /** 1: Jacobians computed from quadrature_points in the kernel. */
       unsigned int jacobians_from_points;
-      /** 1: inverse_jacobian and JxW hold one entry a cell (affine cells). */
+      /** 1: every cell affine; read inverse_jacobian at the cell's first
+       *  point. */
       unsigned int affine_cells;
       /** Local vector indices (owned, then ghosts), with
        *  constrained_dof_flag set for constrained DoFs, for the cells
