@@ -156,10 +156,46 @@ namespace dealii
         return a;
       }
 
+      // Appends value(i) for the i in [0, n) with keep(i) to @p out, in the
+      // order of i: each chunk of @p grain counts its entries, then writes
+      // them from the sum of the counts before it (the same list on any
+      // number of threads). value(i) is called once, after keep(i).
+      template <typename Keep, typename Value, typename Out>
+      void append_selected(const std::size_t n,
+                           const std::size_t grain,
+                           const Keep       &keep,
+                           const Value      &value,
+                           Out              &out)
+      {
+        const std::size_t        n_chunks = (n + grain - 1) / grain;
+        std::vector<std::size_t> offset(n_chunks + 1, 0);
+        parallel_for_chunks(n,
+                            grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t count = 0;
+                              for (std::size_t i = begin; i < end; ++i)
+                                count += keep(i) ? 1 : 0;
+                              offset[begin / grain + 1] = count;
+                            });
+        std::partial_sum(offset.begin(), offset.end(), offset.begin());
+        if (offset[n_chunks] == 0)
+          return;
+        const std::size_t start = out.size();
+        out.resize(start + offset[n_chunks]);
+        parallel_for_chunks(n,
+                            grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              std::size_t pos = start + offset[begin / grain];
+                              for (std::size_t i = begin; i < end; ++i)
+                                if (keep(i))
+                                  out[pos++] = value(i);
+                            });
+      }
+
       // Append the n entries get(i) that @p owned lacks to @p out, in the
-      // order of i: each chunk counts its entries, then writes them from
-      // the sum of the counts before it (the same list on any number of
-      // threads).
+      // order of i.
       template <typename Get>
       void append_not_owned(const IndexSet                       &owned,
                             const std::size_t                     n,
@@ -168,84 +204,39 @@ namespace dealii
       {
         // is_element() compresses an uncompressed set: not on the threads.
         owned.compress();
-        const std::size_t        n_chunks = (n + entry_grain - 1) / entry_grain;
-        std::vector<std::size_t> offset(n_chunks + 1, 0);
-        parallel_for_chunks(n,
-                            entry_grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t count = 0;
-                              for (std::size_t i = begin; i < end; ++i)
-                                count += owned.is_element(get(i)) ? 0 : 1;
-                              offset[begin / entry_grain + 1] = count;
-                            });
-        std::partial_sum(offset.begin(), offset.end(), offset.begin());
-        if (offset[n_chunks] == 0)
-          return;
-        const std::size_t start = out.size();
-        out.resize(start + offset[n_chunks]);
-        parallel_for_chunks(n,
-                            entry_grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t pos =
-                                  start + offset[begin / entry_grain];
-                              for (std::size_t i = begin; i < end; ++i)
-                              {
-                                const types::global_dof_index g = get(i);
-                                if (!owned.is_element(g))
-                                  out[pos++] = g;
-                              }
-                            });
+        append_selected(
+            n,
+            entry_grain,
+            [&](const std::size_t i) { return !owned.is_element(get(i)); },
+            get,
+            out);
       }
 
       // Append (set.nth_index_in_set(k), marks[k]) for the marks[k] !=
-      // @p unset, in the order of k (counted, then written per chunk as in
-      // append_not_owned), and reset those marks to @p unset.
+      // @p unset, in the order of k, and reset those marks to @p unset.
       inline void append_marked(std::atomic<types::global_dof_index> *marks,
                                 const IndexSet                       &set,
                                 const types::global_dof_index         unset,
                                 HostVector<DoFPair>                  &out)
       {
         set.compress();
-        const std::size_t        n        = set.n_elements();
-        const std::size_t        n_chunks = (n + entry_grain - 1) / entry_grain;
-        std::vector<std::size_t> offset(n_chunks + 1, 0);
-        parallel_for_chunks(
-            n,
+        append_selected(
+            set.n_elements(),
             entry_grain,
-            [&](const std::size_t begin, const std::size_t end)
+            [&](const std::size_t k)
+            { return marks[k].load(std::memory_order_relaxed) != unset; },
+            [&](const std::size_t k)
             {
-              std::size_t count = 0;
-              for (std::size_t k = begin; k < end; ++k)
-                count +=
-                    marks[k].load(std::memory_order_relaxed) != unset ? 1 : 0;
-              offset[begin / entry_grain + 1] = count;
-            });
-        std::partial_sum(offset.begin(), offset.end(), offset.begin());
-        if (offset[n_chunks] == 0)
-          return;
-        const std::size_t start = out.size();
-        out.resize(start + offset[n_chunks]);
-        parallel_for_chunks(
-            n,
-            entry_grain,
-            [&](const std::size_t begin, const std::size_t end)
-            {
-              std::size_t pos = start + offset[begin / entry_grain];
-              for (std::size_t k = begin; k < end; ++k)
-                if (const auto v = marks[k].load(std::memory_order_relaxed);
-                    v != unset)
-                {
-                  out[pos++] = {set.nth_index_in_set(k), v};
-                  marks[k].store(unset, std::memory_order_relaxed);
-                }
-            });
+              const DoFPair pair{set.nth_index_in_set(k),
+                                 marks[k].load(std::memory_order_relaxed)};
+              marks[k].store(unset, std::memory_order_relaxed);
+              return pair;
+            },
+            out);
       }
 
       // The cells of @p level (only active ones if @p active_only) with
-      // keep(cell), in the order of the level's cell iterators (by index),
-      // found by the threads as in append_not_owned.
+      // keep(cell), in the order of the level's cell iterators (by index).
       template <typename Iterator, int dim, typename Keep>
       std::vector<Iterator> cells_on_level(const DoFHandler<dim> &dof_handler,
                                            const unsigned int     level,
@@ -257,47 +248,25 @@ namespace dealii
         // A rank's triangulation may have fewer levels than the global one.
         if (level >= tria.n_levels())
           return cells;
-        using Raw           = TriaRawIterator<typename Iterator::AccessorType>;
-        const auto selected = [&](const Raw &raw)
+        using Raw      = TriaRawIterator<typename Iterator::AccessorType>;
+        const auto raw = [&](const std::size_t i)
         {
-          return raw->used() && !(active_only && raw->has_children()) &&
-                 keep(Iterator(raw));
+          return Raw(&tria,
+                     static_cast<int>(level),
+                     static_cast<int>(i),
+                     &dof_handler);
         };
-        constexpr std::size_t    grain    = 4096;
-        const std::size_t        n        = tria.n_raw_cells(level);
-        const std::size_t        n_chunks = (n + grain - 1) / grain;
-        std::vector<std::size_t> offset(n_chunks + 1, 0);
-        parallel_for_chunks(n,
-                            grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t count = 0;
-                              for (std::size_t i = begin; i < end; ++i)
-                                count += selected(Raw(&tria,
-                                                      static_cast<int>(level),
-                                                      static_cast<int>(i),
-                                                      &dof_handler))
-                                             ? 1
-                                             : 0;
-                              offset[begin / grain + 1] = count;
-                            });
-        std::partial_sum(offset.begin(), offset.end(), offset.begin());
-        cells.resize(offset[n_chunks]);
-        parallel_for_chunks(n,
-                            grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t pos = offset[begin / grain];
-                              for (std::size_t i = begin; i < end; ++i)
-                              {
-                                const Raw raw(&tria,
-                                              static_cast<int>(level),
-                                              static_cast<int>(i),
-                                              &dof_handler);
-                                if (selected(raw))
-                                  cells[pos++] = Iterator(raw);
-                              }
-                            });
+        append_selected(
+            tria.n_raw_cells(level),
+            4096,
+            [&](const std::size_t i)
+            {
+              const Raw cell = raw(i);
+              return cell->used() && !(active_only && cell->has_children()) &&
+                     keep(Iterator(cell));
+            },
+            [&](const std::size_t i) { return Iterator(raw(i)); },
+            cells);
         return cells;
       }
 
