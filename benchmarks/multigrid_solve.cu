@@ -80,6 +80,8 @@ run(const std::vector<unsigned int> &refinements,
       x.operator_steps.print(std::cout);
       std::cout << "\n    multigrid: ";
       x.multigrid_steps.print(std::cout);
+      std::cout << "\n    transfer: ";
+      x.transfer_steps.print(std::cout);
       std::cout << "\n    host GB: deal.II objects " << x.dealii_bytes / 1e9
                 << ", resident before our setup " << x.rss_before_ours / 1e9
                 << ", peak " << x.peak_rss / 1e9 << std::endl;

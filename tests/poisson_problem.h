@@ -75,6 +75,8 @@ namespace Poisson
     // Steps of our set-up (rank 0): the fine operator's and the
     // multigrid's (levels summed).
     GPU::SetupTimer operator_steps, multigrid_steps;
+    // The transfer's build() steps (without p-coarsening).
+    GPU::SetupTimer transfer_steps;
     // Host bytes (rank 0): deal.II's Triangulation, DoFHandler and
     // AffineConstraints; the resident set before our set-up and its peak
     // after (Linux VmRSS, VmHWM).
@@ -200,7 +202,13 @@ namespace Poisson
     if (!mg_data.p_coarsening || degree == 1)
     {
       const unsigned int finest = preconditioner.n_levels() - 1;
-      result.level_geometry     = GPU::to_string(
+      if (mg_data.precision == GPU::MultigridData::Precision::double_precision)
+        result.transfer_steps =
+            preconditioner.template get_transfer<double>().get_setup_timer();
+      else
+        result.transfer_steps =
+            preconditioner.template get_transfer<float>().get_setup_timer();
+      result.level_geometry = GPU::to_string(
           mg_data.precision == GPU::MultigridData::Precision::double_precision
               ? preconditioner.template get_level_operator<double>(finest)
                     .get_matrix_free()

@@ -3,6 +3,7 @@
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/parallel.h>
+#include <dealii-gpu/base/setup_timer.h>
 
 #include <deal.II/base/mpi.h>
 
@@ -10,6 +11,7 @@
 #  include <cuda_runtime.h>
 #endif
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
@@ -287,6 +289,123 @@ namespace dealii
         std::free(pointer);
       }
 
+#ifdef DEAL_II_GPU_WITH_CUDA
+      namespace
+      {
+        // Copies of at least this many bytes go through the staging
+        // buffers below instead of cudaMemcpy from pageable memory.
+        constexpr std::size_t staged_copy_bytes = std::size_t(16) << 20;
+        constexpr std::size_t staging_chunk     = std::size_t(32) << 20;
+
+        // Two pinned buffers: the set-up threads copy one chunk between
+        // pageable memory and one buffer while the DMA engine moves the
+        // other (set-up's uploads and downloads are gigabytes; cudaMemcpy
+        // of pageable memory runs on one core). Kept for the process, like
+        // host_reduction_result().
+        struct Staging
+        {
+          std::mutex  mutex;
+          char       *buffer[2] = {nullptr, nullptr};
+          cudaEvent_t done[2];
+        };
+
+        Staging &staging()
+        {
+          static Staging *s = []
+          {
+            auto *st = new Staging;
+            for (unsigned int b = 0; b < 2; ++b)
+            {
+              void *pointer = nullptr;
+              DEAL_II_GPU_CUDA_CHECK(cudaMallocHost(&pointer, staging_chunk));
+              st->buffer[b] = static_cast<char *>(pointer);
+              DEAL_II_GPU_CUDA_CHECK(cudaEventCreateWithFlags(
+                  &st->done[b], cudaEventDisableTiming));
+            }
+            return st;
+          }();
+          return *s;
+        }
+
+        void parallel_memcpy(void             *destination,
+                             const void       *source,
+                             const std::size_t bytes)
+        {
+          constexpr std::size_t grain = std::size_t(1) << 20;
+          parallel_for_chunks(
+              bytes,
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                std::memcpy(static_cast<char *>(destination) + begin,
+                            static_cast<const char *>(source) + begin,
+                            end - begin);
+              });
+        }
+
+        // On the legacy default stream, so ordered with the kernels like
+        // cudaMemcpy; returns when the data are in place.
+        void staged_copy_to_device(void             *destination,
+                                   const void       *source,
+                                   const std::size_t bytes)
+        {
+          Staging                    &st = staging();
+          std::lock_guard<std::mutex> lock(st.mutex);
+          for (std::size_t offset = 0, k = 0; offset < bytes;
+               offset += staging_chunk, ++k)
+          {
+            const unsigned int b = k % 2;
+            const std::size_t  n = std::min(staging_chunk, bytes - offset);
+            if (k >= 2)
+              DEAL_II_GPU_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
+            parallel_memcpy(
+                st.buffer[b], static_cast<const char *>(source) + offset, n);
+            DEAL_II_GPU_CUDA_CHECK(
+                cudaMemcpyAsync(static_cast<char *>(destination) + offset,
+                                st.buffer[b],
+                                n,
+                                cudaMemcpyHostToDevice,
+                                0));
+            DEAL_II_GPU_CUDA_CHECK(cudaEventRecord(st.done[b], 0));
+          }
+          DEAL_II_GPU_CUDA_CHECK(cudaStreamSynchronize(0));
+        }
+
+        void staged_copy_to_host(void             *destination,
+                                 const void       *source,
+                                 const std::size_t bytes)
+        {
+          Staging                    &st = staging();
+          std::lock_guard<std::mutex> lock(st.mutex);
+          const std::size_t           n_chunks =
+              (bytes + staging_chunk - 1) / staging_chunk;
+          const auto start = [&](const std::size_t k)
+          {
+            const std::size_t offset = k * staging_chunk;
+            DEAL_II_GPU_CUDA_CHECK(
+                cudaMemcpyAsync(st.buffer[k % 2],
+                                static_cast<const char *>(source) + offset,
+                                std::min(staging_chunk, bytes - offset),
+                                cudaMemcpyDeviceToHost,
+                                0));
+            DEAL_II_GPU_CUDA_CHECK(cudaEventRecord(st.done[k % 2], 0));
+          };
+          start(0);
+          for (std::size_t k = 0; k < n_chunks; ++k)
+          {
+            // Chunk k + 1's buffer was emptied by the copy-out of k - 1.
+            if (k + 1 < n_chunks)
+              start(k + 1);
+            DEAL_II_GPU_CUDA_CHECK(cudaEventSynchronize(st.done[k % 2]));
+            const std::size_t offset = k * staging_chunk;
+            parallel_memcpy(static_cast<char *>(destination) + offset,
+                            st.buffer[k % 2],
+                            std::min(staging_chunk, bytes - offset));
+          }
+        }
+      } // namespace
+#endif
+
       void copy_to_backend(const Backend     backend,
                            void             *destination,
                            const void       *source,
@@ -297,8 +416,11 @@ namespace dealii
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
         {
-          DEAL_II_GPU_CUDA_CHECK(
-              cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
+          if (bytes >= staged_copy_bytes)
+            staged_copy_to_device(destination, source, bytes);
+          else
+            DEAL_II_GPU_CUDA_CHECK(
+                cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
           return;
         }
 #endif
@@ -316,8 +438,11 @@ namespace dealii
 #ifdef DEAL_II_GPU_WITH_CUDA
         if (backend == Backend::cuda)
         {
-          DEAL_II_GPU_CUDA_CHECK(
-              cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
+          if (bytes >= staged_copy_bytes)
+            staged_copy_to_host(destination, source, bytes);
+          else
+            DEAL_II_GPU_CUDA_CHECK(
+                cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
           return;
         }
 #endif

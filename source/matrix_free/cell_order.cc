@@ -152,31 +152,60 @@ namespace dealii
         int max_level = 0;
         for (const auto &cell : cells)
           max_level = std::max(max_level, cell->level());
+        // On the set-up threads, per chunk of cells; the chunks' blocks
+        // then join in the cells' order (the same on any number of
+        // threads).
+        constexpr std::size_t grain    = 4096;
+        const std::size_t     n_chunks = (cells.size() + grain - 1) / grain;
         for (unsigned int r = max_level; r > 0 && result.refinements == 0; --r)
-          for (const auto &cell : cells)
-          {
-            if (static_cast<unsigned int>(cell->level()) < r)
-              continue;
-            CellIterator block = cell;
-            unsigned int up    = 0;
-            for (; up < r; ++up)
+        {
+          std::vector<StructuredBlocks> found(n_chunks);
+          parallel_for_chunks(
+              cells.size(),
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                StructuredBlocks &part = found[begin / grain];
+                for (std::size_t c = begin; c < end; ++c)
+                {
+                  const CellIterator &cell = cells[c];
+                  if (static_cast<unsigned int>(cell->level()) < r)
+                    continue;
+                  CellIterator block = cell;
+                  unsigned int up    = 0;
+                  for (; up < r; ++up)
+                  {
+                    const CellIterator parent = block->parent();
+                    if (parent->child_index(0) != block->index())
+                      break;
+                    block = parent;
+                  }
+                  if (up == r && add_structured_block<dim>(block,
+                                                           cell,
+                                                           r,
+                                                           position,
+                                                           masks,
+                                                           degree,
+                                                           surface_ok,
+                                                           interior_ok,
+                                                           part))
+                    part.refinements = r;
+                }
+              });
+          for (const StructuredBlocks &part : found)
+            if (part.refinements != 0)
             {
-              const CellIterator parent = block->parent();
-              if (parent->child_index(0) != block->index())
-                break;
-              block = parent;
-            }
-            if (up == r && add_structured_block<dim>(block,
-                                                     cell,
-                                                     r,
-                                                     position,
-                                                     masks,
-                                                     degree,
-                                                     surface_ok,
-                                                     interior_ok,
-                                                     result))
               result.refinements = r;
-          }
+              result.cells.insert(
+                  result.cells.end(), part.cells.begin(), part.cells.end());
+              result.interior_first.insert(result.interior_first.end(),
+                                           part.interior_first.begin(),
+                                           part.interior_first.end());
+              result.surface.insert(result.surface.end(),
+                                    part.surface.begin(),
+                                    part.surface.end());
+            }
+        }
         return result;
       }
 

@@ -339,6 +339,7 @@ namespace dealii
             &external_partitioners)
     {
       clear();
+      setup_timer                    = SetupTimer("GPU::MGTransferMatrixFree");
       const Triangulation<dim> &tria = dof_handler.get_triangulation();
       const MPI_Comm            comm = tria.get_communicator();
       const bool                distributed =
@@ -382,6 +383,7 @@ namespace dealii
                     ExcNotSupportedByMGTransfer(
                         "the partitioner of level " + std::to_string(l) +
                         " does not own the level's locally owned DoFs"));
+      setup_timer.start("cells and lattices");
       // The set-up threads query these sets; a query compresses an
       // uncompressed set first, which is not thread-safe, so do it here.
       dof_handler.locally_owned_dofs().compress();
@@ -415,19 +417,43 @@ namespace dealii
         prolongation_1d.copy_from(P);
       }
 
-      const unsigned int nc                          = internal::power<dim>(n1);
-      const unsigned int nfc                         = internal::power<dim>(nf);
-      const unsigned int dofs_per_cell               = fe.n_dofs_per_cell();
-      auto               lexicographic_level_indices = [&](const auto &cell)
+      const unsigned int nc            = internal::power<dim>(n1);
+      const unsigned int nfc           = internal::power<dim>(nf);
+      const unsigned int dofs_per_cell = fe.n_dofs_per_cell();
+      // Tables, since component_to_system_index() searches linearly (at
+      // Q4 it took most of the transfer's set-up): the cell DoF of each
+      // (component, lexicographic point), and each child's point's place
+      // in the parent's lattice.
+      std::vector<unsigned int> system_index(dofs_per_cell);
+      for (unsigned int c = 0; c < n_components; ++c)
+        for (unsigned int i = 0; i < nc; ++i)
+          system_index[c * nc + i] =
+              fe.component_to_system_index(c, lexicographic[i]);
+      std::vector<unsigned int> lattice_position(
+          GeometryInfo<dim>::max_children_per_cell * nc);
+      for (unsigned int child = 0;
+           child < GeometryInfo<dim>::max_children_per_cell;
+           ++child)
+        for (unsigned int i = 0; i < nc; ++i)
+        {
+          unsigned int p = 0, stride = 1, rest = i;
+          for (unsigned int d = 0; d < dim; ++d, stride *= nf)
+          {
+            p += (degree * ((child >> d) & 1) + rest % n1) * stride;
+            rest /= n1;
+          }
+          lattice_position[child * nc + i] = p;
+        }
+      // The level DoFs of @p cell by (component, lexicographic point), in
+      // @p result; @p indices is scratch.
+      const auto lexicographic_level_indices =
+          [&](const auto                           &cell,
+              std::vector<types::global_dof_index> &indices,
+              types::global_dof_index              *result)
       {
-        std::vector<types::global_dof_index> indices(dofs_per_cell),
-            result(dofs_per_cell);
         cell->get_mg_dof_indices(indices);
-        for (unsigned int c = 0; c < n_components; ++c)
-          for (unsigned int i = 0; i < nc; ++i)
-            result[c * nc + i] =
-                indices[fe.component_to_system_index(c, lexicographic[i])];
-        return result;
+        for (unsigned int j = 0; j < dofs_per_cell; ++j)
+          result[j] = indices[system_index[j]];
       };
 
       // Per level l >= 1: the coarse cells' DoFs (level l - 1) and their
@@ -457,30 +483,24 @@ namespace dealii
             256,
             [&](const std::size_t begin, const std::size_t end)
             {
+              std::vector<types::global_dof_index> indices(dofs_per_cell),
+                  fine(dofs_per_cell);
               for (std::size_t k = begin; k < end; ++k)
               {
-                const auto &cell   = parents[k];
-                const auto  coarse = lexicographic_level_indices(cell);
-                std::copy(coarse.begin(),
-                          coarse.end(),
-                          coarse_global[l].begin() + k * n_coarse);
+                const auto &cell = parents[k];
+                lexicographic_level_indices(
+                    cell, indices, coarse_global[l].data() + k * n_coarse);
                 auto *lattice = fine_global[l].data() + k * n_fine;
                 for (unsigned int child = 0; child < cell->n_children();
                      ++child)
                 {
-                  const auto fine =
-                      lexicographic_level_indices(cell->child(child));
+                  lexicographic_level_indices(
+                      cell->child(child), indices, fine.data());
+                  const unsigned int *position =
+                      lattice_position.data() + child * nc;
                   for (unsigned int c = 0; c < n_components; ++c)
                     for (unsigned int i = 0; i < nc; ++i)
-                    {
-                      unsigned int p = 0, stride = 1, rest = i;
-                      for (unsigned int d = 0; d < dim; ++d, stride *= nf)
-                      {
-                        p += (degree * ((child >> d) & 1) + rest % n1) * stride;
-                        rest /= n1;
-                      }
-                      lattice[c * nfc + p] = fine[c * nc + i];
-                    }
+                      lattice[c * nfc + position[i]] = fine[c * nc + i];
                 }
               }
             });
@@ -497,6 +517,7 @@ namespace dealii
             needed[l - 1]);
       }
 
+      setup_timer.start("partitioners");
       level_partitioners.resize(n_levels);
       transfer_partitioners.resize(n_levels);
       transfer_vectors.resize(n_levels);
@@ -516,6 +537,7 @@ namespace dealii
       }
 
       // Local indices, Dirichlet flags and weights.
+      setup_timer.start("indices and weights");
       for (unsigned int l = 1; l < n_levels; ++l)
       {
         const auto &coarse_part = *transfer_partitioners[l - 1];
@@ -593,6 +615,7 @@ namespace dealii
       // out. The owner of the global DoF copies to it; the owner of the
       // level DoF copies to that, getting the pairs it cannot see from the
       // global owners (as deal.II's MGLevelGlobalTransfer does).
+      setup_timer.start("copy pairs");
       global_partitioner = std::make_shared<Utilities::MPI::Partitioner>(
           dof_handler.locally_owned_dofs(),
           IndexSet(dof_handler.n_dofs()),
@@ -714,6 +737,7 @@ namespace dealii
       if (global_copy_needs_ghosts)
         global_copy_vector.reinit(global_copy_partitioner);
 
+      setup_timer.start("copy indices");
       copies.resize(n_levels);
       copy_vectors.resize(n_levels);
       for (unsigned int l = 0; l < n_levels; ++l)
@@ -771,6 +795,7 @@ namespace dealii
         internal::copy_to_array(from, copy.from_level);
         internal::copy_to_array(from_source, copy.from_level_source);
       }
+      setup_timer.stop();
     }
 
     template <int dim, typename Number>

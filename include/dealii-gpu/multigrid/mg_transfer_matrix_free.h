@@ -7,6 +7,7 @@
 #include <dealii-gpu/base/config.h>
 #include <dealii-gpu/base/exceptions.h>
 #include <dealii-gpu/base/memory.h>
+#include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/vector.h>
 
 #include <deal.II/base/mg_level_object.h>
@@ -132,6 +133,9 @@ namespace dealii
       /** Device and host bytes of the index lists, weights and vectors. */
       std::size_t memory_consumption() const;
 
+      /** Seconds of build()'s steps. */
+      const SetupTimer &get_setup_timer() const { return setup_timer; }
+
     protected:
       /**
        * The per-cell part of prolongate(): fine += W P coarse on the
@@ -170,6 +174,8 @@ namespace dealii
           transfer_partitioners;
 
     private:
+      SetupTimer setup_timer;
+
       // Copies between the global vector and one level.
       struct LevelCopy
       {
