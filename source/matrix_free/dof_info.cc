@@ -146,10 +146,26 @@ namespace dealii
                         "more than 2^31 - 1 DoFs on one MPI rank"));
 
         // Local indices; Dirichlet-constrained DoFs keep theirs, flagged.
+        // The constrained DoFs come from the constraint lines into a flag a
+        // local index (1: no entries, 2: entries), instead of a look-up in
+        // the constraints per entry and per owned DoF.
         timer.start("local indices");
+        const unsigned int n_owned = partitioner->locally_owned_size();
+        const unsigned int n_local = n_owned + partitioner->n_ghost_indices();
+        std::vector<unsigned char> constraint_kind(n_local, 0);
+        constrained_owned.clear();
+        for (const auto &line : constraints.get_lines())
+          if (partitioner->in_local_range(line.index) ||
+              partitioner->is_ghost_entry(line.index))
+          {
+            const unsigned int local = partitioner->global_to_local(line.index);
+            constraint_kind[local]   = line.entries.empty() ? 1 : 2;
+            if (local < n_owned)
+              constrained_owned.push_back(local);
+          }
+        std::sort(constrained_owned.begin(), constrained_owned.end());
         indices.resize(global.size());
         touches_ghosts.assign(n_cells, 0);
-        const unsigned int n_owned = partitioner->locally_owned_size();
         parallel_for_chunks(
             n_cells,
             grain,
@@ -161,12 +177,10 @@ namespace dealii
                   const std::size_t             k = c * dofs_per_cell + i;
                   const types::global_dof_index g = global[k];
                   unsigned int local = partitioner->global_to_local(g);
-                  if (constraints.is_constrained(g))
+                  if (constraint_kind[local] != 0)
                   {
-                    local |= constrained_dof_flag;
-                    const auto *entries = constraints.get_constraint_entries(g);
                     AssertThrow(
-                        entries == nullptr || entries->empty(),
+                        constraint_kind[local] == 1,
                         ExcNotSupportedByMatrixFree(
                             "the constraint on DoF " + std::to_string(g) +
                             " couples it to other DoFs but is not a hanging "
@@ -175,6 +189,7 @@ namespace dealii
                             "a mesh whose level difference at vertices is "
                             "not limited); supported are Dirichlet rows and "
                             "such hanging nodes"));
+                    local |= constrained_dof_flag;
                   }
                   else if (local >= n_owned)
                     touches_ghosts[c] = 1;
@@ -183,14 +198,6 @@ namespace dealii
             });
         global.clear();
         global.shrink_to_fit();
-        // From the constraint lines, not a look-up per owned DoF (one
-        // second at 1e8 DoFs); ascending like the owned range.
-        constrained_owned.clear();
-        for (const auto &line : constraints.get_lines())
-          if (owned.is_element(line.index))
-            constrained_owned.push_back(
-                partitioner->global_to_local(line.index));
-        std::sort(constrained_owned.begin(), constrained_owned.end());
         timer.stop();
       }
 
