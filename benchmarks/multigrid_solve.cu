@@ -12,6 +12,7 @@
 //                   [--geometry=automatic|jacobians|points|field]
 //                   [--vcycle=float|double]
 //                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
+//                   [--smoothing-range=R]
 //                   [--coarse=chebyshev|cg|amg|direct] [--p-coarsening]
 //                   [--device=...]
 #include <dealii-gpu/base/device.h>
@@ -137,6 +138,8 @@ main(int argc, char **argv)
                           : GPU::MultigridData::Smoother::chebyshev;
     else if (arg.rfind("--smoothing-degree=", 0) == 0)
       data.smoothing_degree = std::stoi(arg.substr(19));
+    else if (arg.rfind("--smoothing-range=", 0) == 0)
+      data.smoothing_range = std::stod(arg.substr(18));
     else if (arg == "--coarse=chebyshev")
       data.coarse_solver = GPU::MultigridData::CoarseSolver::chebyshev;
     else if (arg == "--coarse=cg")

@@ -115,7 +115,11 @@ namespace dealii
     std::string MultigridData::description() const
     {
       std::string text = smoother == Smoother::jacobi ? "jacobi" : "chebyshev";
-      text += "(" + std::to_string(smoothing_degree) + "), coarse ";
+      text += "(" + std::to_string(smoothing_degree);
+      if (smoother == Smoother::chebyshev &&
+          smoothing_range != MultigridData().smoothing_range)
+        text += ", range " + Utilities::to_string(smoothing_range);
+      text += "), coarse ";
       text += coarse_solver == CoarseSolver::cg_jacobi ? "cg"
               : coarse_solver == CoarseSolver::amg     ? "amg"
               : coarse_solver == CoarseSolver::direct  ? "direct"
