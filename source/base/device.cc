@@ -7,6 +7,8 @@
 
 #include <deal.II/base/mpi.h>
 
+#include "pinned_buffer.h"
+
 #ifdef DEAL_II_GPU_WITH_CUDA
 #  include <cuda_runtime.h>
 #endif
@@ -289,6 +291,56 @@ namespace dealii
         std::free(pointer);
       }
 
+    } // namespace Memory
+
+    namespace internal
+    {
+      PinnedBuffer::PinnedBuffer(const Backend backend, const std::size_t bytes)
+          : backend(backend)
+      {
+        if (bytes == 0)
+          return;
+#ifdef DEAL_II_GPU_WITH_CUDA
+        if (backend == Backend::cuda)
+        {
+          const cudaError_t error = cudaMallocHost(&pointer, bytes);
+          if (error == cudaErrorMemoryAllocation)
+          {
+            (void)cudaGetLastError();
+            AssertThrow(false, ExcOutOfHostMemory(bytes));
+          }
+          DEAL_II_GPU_CUDA_CHECK(error);
+          return;
+        }
+#endif
+        pointer = Memory::allocate(Backend::host, bytes);
+      }
+
+      void bind_thread_to_device()
+      {
+#ifdef DEAL_II_GPU_WITH_CUDA
+        if (Device::backend() == Backend::cuda)
+          DEAL_II_GPU_CUDA_CHECK(cudaSetDevice(Device::device_id()));
+#endif
+      }
+
+      PinnedBuffer::~PinnedBuffer()
+      {
+        if (pointer == nullptr)
+          return;
+#ifdef DEAL_II_GPU_WITH_CUDA
+        if (backend == Backend::cuda)
+        {
+          (void)cudaFreeHost(pointer);
+          return;
+        }
+#endif
+        Memory::deallocate(Backend::host, pointer);
+      }
+    } // namespace internal
+
+    namespace Memory
+    {
 #ifdef DEAL_II_GPU_WITH_CUDA
       namespace
       {

@@ -10,9 +10,11 @@
 #include <deal.II/fe/mapping_cartesian.h>
 #include <deal.II/fe/mapping_q.h>
 
+#include "../base/pinned_buffer.h"
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <utility>
 
@@ -720,44 +722,98 @@ namespace dealii
       }
 
       template <int dim, typename Number>
-      void MappingInfo<dim, Number>::for_each_points_batch(
+      void MappingInfo<dim, Number>::for_each_points_chunk(
           const std::function<void(const unsigned int,
-                                   const std::vector<Point<dim>> &)> &f) const
+                                   const unsigned int,
+                                   const Point<dim> *,
+                                   Number *)> &f,
+          Array<Number>                       *result) const
       {
-        const unsigned int      n_q = n_q_points;
-        std::vector<Number>     offsets, centers;
-        std::vector<Point<dim>> points;
-        const Backend           backend = quadrature_points.backend();
-        for (unsigned int first = 0; first < n_cells; first += cells_per_batch)
+        if (n_cells == 0)
+          return;
+        AssertThrow(has_points(), ExcInternalError());
+        if (result != nullptr)
+          AssertDimension(result->size(), std::size_t(n_cells) * n_q_points);
+        const unsigned int n_q     = n_q_points;
+        const Backend      backend = quadrature_points.backend();
+        const bool         centers = cell_centers.size() > 0;
+        // Chunks of about 32k points; each thread copies its chunks
+        // through its own page-locked buffers, so that while one waits for
+        // a copy the others evaluate.
+        const unsigned int cells_per_chunk =
+            std::max(1u, (1u << 15) / std::max(1u, n_q));
+        const std::size_t n_chunks =
+            (n_cells + cells_per_chunk - 1) / cells_per_chunk;
+        const std::size_t max_points = std::size_t(cells_per_chunk) * n_q;
+        struct Buffers
         {
-          const unsigned int n = std::min(cells_per_batch, n_cells - first);
-          offsets.resize(std::size_t(n) * dim * n_q);
-          Memory::copy_to_host(backend,
-                               offsets.data(),
-                               quadrature_points.data() +
-                                   std::size_t(first) * dim * n_q,
-                               offsets.size() * sizeof(Number));
-          centers.assign(std::size_t(n) * dim, Number());
-          if (cell_centers.size() > 0)
-            Memory::copy_to_host(backend,
-                                 centers.data(),
-                                 cell_centers.data() + std::size_t(first) * dim,
-                                 centers.size() * sizeof(Number));
-          points.resize(std::size_t(n) * n_q);
-          parallel_for_chunks(
-              n,
-              cell_grain,
-              [&](const std::size_t begin, const std::size_t end)
+          Buffers(const Backend backend, const std::size_t n_points)
+              : offsets(backend, n_points * dim * sizeof(Number)),
+                centers(backend, n_points * dim * sizeof(Number)),
+                values(backend, n_points * sizeof(Number)), points(n_points)
+          {
+          }
+          PinnedBuffer            offsets, centers, values;
+          std::vector<Point<dim>> points;
+        };
+        std::vector<std::unique_ptr<Buffers>> pool;
+        std::mutex                            pool_mutex;
+        parallel_for_chunks(
+            n_chunks,
+            std::max<std::size_t>(1, n_chunks / (8 * n_setup_threads())),
+            [&](const std::size_t chunk_begin, const std::size_t chunk_end)
+            {
+              bind_thread_to_device();
+              std::unique_ptr<Buffers> buffers;
               {
-                for (std::size_t b = begin; b < end; ++b)
+                std::lock_guard<std::mutex> lock(pool_mutex);
+                if (!pool.empty())
+                {
+                  buffers = std::move(pool.back());
+                  pool.pop_back();
+                }
+              }
+              if (!buffers)
+                buffers = std::make_unique<Buffers>(backend, max_points);
+              PinnedBuffer &offsets     = buffers->offsets;
+              PinnedBuffer &cell_center = buffers->centers;
+              PinnedBuffer &values      = buffers->values;
+              auto         &points      = buffers->points;
+              for (std::size_t k = chunk_begin; k < chunk_end; ++k)
+              {
+                const unsigned int first = k * cells_per_chunk;
+                const unsigned int n =
+                    std::min(cells_per_chunk, n_cells - first);
+                Memory::copy_to_host(
+                    backend,
+                    offsets.as<Number>(),
+                    quadrature_points.data() + std::size_t(first) * dim * n_q,
+                    std::size_t(n) * dim * n_q * sizeof(Number));
+                if (centers)
+                  Memory::copy_to_host(backend,
+                                       cell_center.as<Number>(),
+                                       cell_centers.data() +
+                                           std::size_t(first) * dim,
+                                       std::size_t(n) * dim * sizeof(Number));
+                const Number *x = offsets.as<Number>();
+                const Number *c = cell_center.as<Number>();
+                for (unsigned int b = 0; b < n; ++b)
                   for (unsigned int q = 0; q < n_q; ++q)
                     for (unsigned int d = 0; d < dim; ++d)
                       points[b * n_q + q][d] =
-                          double(centers[b * dim + d]) +
-                          double(offsets[(b * dim + d) * n_q + q]);
-              });
-          f(first, points);
-        }
+                          (centers ? double(c[b * dim + d]) : 0.) +
+                          double(x[(b * dim + d) * n_q + q]);
+                f(first, n, points.data(), values.as<Number>());
+                if (result != nullptr)
+                  Memory::copy_to_backend(
+                      backend,
+                      result->data() + std::size_t(first) * n_q,
+                      values.as<Number>(),
+                      std::size_t(n) * n_q * sizeof(Number));
+              }
+              std::lock_guard<std::mutex> lock(pool_mutex);
+              pool.push_back(std::move(buffers));
+            });
       }
 
       template <int dim, typename Number>

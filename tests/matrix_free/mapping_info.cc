@@ -73,10 +73,18 @@ compare(const Mapping<dim>        &mapping,
   info.inverse_jacobian.copy_to(inverse);
   info.JxW.copy_to(jxw);
   const bool              affine = info.affine_cells;
-  std::vector<Point<dim>> points;
-  info.for_each_points_batch(
-      [&](const unsigned int, const std::vector<Point<dim>> &batch)
-      { points.insert(points.end(), batch.begin(), batch.end()); });
+  std::vector<Point<dim>> points(order.size() * info.n_q_points);
+  info.for_each_points_chunk(
+      [&](const unsigned int first,
+          const unsigned int n,
+          const Point<dim>  *chunk,
+          Number *)
+      {
+        std::copy(chunk,
+                  chunk + std::size_t(n) * info.n_q_points,
+                  points.begin() + std::size_t(first) * info.n_q_points);
+      },
+      nullptr);
 
   const Quadrature<dim> cell_quadrature(quadrature);
   const unsigned int    n_q = cell_quadrature.size();

@@ -61,13 +61,19 @@ namespace dealii
         bool has_points() const;
 
         /**
-         * Calls f(first, points) for consecutive batches of cells, points
-         * holding the quadrature points of cells first, first + 1, ...
-         * (n_q_points each), copied from the device.
+         * Calls f(first, n, points, values) for chunks of consecutive cells
+         * from the set-up threads at once (f must be safe to call
+         * concurrently): points holds the quadrature points of cells
+         * first, ..., first + n - 1 (n_q_points each), copied from the
+         * device. What f writes to values (as many numbers as points) goes
+         * to @p result at [first * n_q_points] where @p result is given
+         * (sized n_cells * n_q_points).
          */
-        void for_each_points_batch(
-            const std::function<void(
-                const unsigned int, const std::vector<Point<dim>> &)> &f) const;
+        void for_each_points_chunk(const std::function<void(const unsigned int,
+                                                            const unsigned int,
+                                                            const Point<dim> *,
+                                                            Number *)> &f,
+                                   Array<Number> *result) const;
 
         std::size_t memory_consumption() const;
 

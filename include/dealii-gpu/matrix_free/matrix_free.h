@@ -411,7 +411,7 @@ namespace dealii
        * Evaluate a coefficient at every quadrature point of every cell (on
        * the host, from the quadrature points kept on the device; reinit
        * with update_quadrature_points) into @p values, laid out [cell * n_q
-       * + q]. The points come to the host in batches of cells, and
+       * + q]. The points come to the host in chunks of cells, and
        * @p coefficient is called from n_setup_threads() threads at once: it
        * must be safe to call concurrently (as a const Function::value()
        * is).
@@ -625,25 +625,16 @@ namespace dealii
                              " reinit with update_quadrature_points (and"
                              " before release_quadrature_points())."));
       values.resize(std::size_t(data.n_cells) * data.n_q_points);
-      Number *const values_data = values.data();
-      geometry.for_each_points_batch(
-          [&](const unsigned int first, const std::vector<Point<dim>> &points)
+      geometry.for_each_points_chunk(
+          [&](const unsigned int,
+              const unsigned int n,
+              const Point<dim>  *points,
+              Number            *result)
           {
-            std::vector<Number> host(points.size());
-            parallel_for_chunks(
-                points.size(),
-                4096,
-                [&](const std::size_t begin, const std::size_t end)
-                {
-                  for (std::size_t i = begin; i < end; ++i)
-                    host[i] = coefficient(points[i]);
-                });
-            Memory::copy_to_backend(values.backend(),
-                                    values_data +
-                                        std::size_t(first) * data.n_q_points,
-                                    host.data(),
-                                    host.size() * sizeof(Number));
-          });
+            for (std::size_t i = 0; i < std::size_t(n) * data.n_q_points; ++i)
+              result[i] = coefficient(points[i]);
+          },
+          &values);
     }
 
     template <int dim, typename Number>
