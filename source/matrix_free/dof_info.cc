@@ -7,6 +7,7 @@
 
 #include "hanging_node_setup.h"
 #include <algorithm>
+#include <memory>
 
 namespace dealii
 {
@@ -72,7 +73,10 @@ namespace dealii
             !on_level && dof_handler.get_triangulation().has_hanging_nodes();
         masks.assign(n_cells, 0u);
         hanging_interpolation.assign(2 * (degree + 1) * (degree + 1), 0.);
-        std::vector<types::global_dof_index>   global(n_cells * dofs_per_cell);
+        // Left uninitialized for the threads to fill: zeroing it on one
+        // thread first costs as much as filling it on all.
+        std::unique_ptr<types::global_dof_index[]> global(
+            new types::global_dof_index[std::size_t(n_cells) * dofs_per_cell]);
         std::unique_ptr<HangingNodeSetup<dim>> hanging;
         if (resolve_hanging)
         {
@@ -119,7 +123,7 @@ namespace dealii
                 add_ghosts(substituted);
                 std::copy(substituted.begin(),
                           substituted.end(),
-                          global.begin() + c * dofs_per_cell);
+                          global.get() + c * dofs_per_cell);
               }
             });
         n_hanging_cells =
@@ -164,7 +168,7 @@ namespace dealii
               constrained_owned.push_back(local);
           }
         std::sort(constrained_owned.begin(), constrained_owned.end());
-        indices.resize(global.size());
+        indices.resize(std::size_t(n_cells) * dofs_per_cell);
         touches_ghosts.assign(n_cells, 0);
         parallel_for_chunks(
             n_cells,
@@ -196,8 +200,7 @@ namespace dealii
                   indices[k] = local;
                 }
             });
-        global.clear();
-        global.shrink_to_fit();
+        global.reset();
         timer.stop();
       }
 

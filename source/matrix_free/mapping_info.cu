@@ -70,7 +70,10 @@ namespace dealii
         // cell's mapping; a node that two cells place differently means a
         // mapping that is not continuous, which is refused. The positions
         // are computed on the setup threads, the nodes numbered after.
-        // @p positions keeps each cell's nodes' positions (lexicographic).
+        // @p positions keeps each cell's nodes' positions (lexicographic,
+        // dim numbers each). It and the local indices are left
+        // uninitialized until the set-up threads fill them: zeroing gigabytes
+        // on one thread first would cost seconds.
         template <int dim, typename Number>
         void build_geometry_field(const Mapping<dim>              &mapping,
                                   const DoFInfo<dim>              &dof_info,
@@ -79,7 +82,7 @@ namespace dealii
                                   std::vector<double>       &field,
                                   std::vector<unsigned int> &nodes,
                                   std::vector<Number>       &centers,
-                                  std::vector<Point<dim>>   &positions)
+                                  std::unique_ptr<double[]> &positions)
         {
           const auto        &cells = dof_info.cells;
           const auto        &fe = cells.empty() ? nullptr : &cells[0]->get_fe();
@@ -110,9 +113,10 @@ namespace dealii
             system_index[i] =
                 fe->component_to_system_index(0, dof_info.lexicographic[i]);
           // Per cell: positions and local indices of its nodes.
-          positions.resize(std::size_t(n_cells) * n);
-          std::vector<unsigned int> local(std::size_t(n_cells) * n);
-          std::vector<double>       tolerance(n_cells);
+          positions.reset(new double[std::size_t(n_cells) * n * dim]);
+          const std::unique_ptr<unsigned int[]> local(
+              new unsigned int[std::size_t(n_cells) * n]);
+          std::vector<double> tolerance(n_cells);
           parallel_for_chunks(
               n_cells,
               cell_grain,
@@ -141,9 +145,11 @@ namespace dealii
                     AssertThrow(partitioner.in_local_range(g) ||
                                     partitioner.is_ghost_entry(g),
                                 ExcInternalError());
-                    local[c * n + i]     = partitioner.global_to_local(g);
-                    positions[c * n + i] = fe_values.quadrature_point(i);
-                    center += positions[c * n + i];
+                    local[c * n + i]    = partitioner.global_to_local(g);
+                    const Point<dim> &x = fe_values.quadrature_point(i);
+                    for (unsigned int d = 0; d < dim; ++d)
+                      positions[(c * n + i) * dim + d] = x[d];
+                    center += x;
                   }
                   center /= n;
                   for (unsigned int d = 0; d < dim && with_centers; ++d)
@@ -232,7 +238,7 @@ namespace dealii
                         node_of_local[l] = node;
                       for (unsigned int d = 0; d < dim; ++d)
                         field[std::size_t(node) * dim + d] =
-                            positions[c * n + i][d];
+                            positions[(c * n + i) * dim + d];
                     }
                 }
               });
@@ -244,16 +250,19 @@ namespace dealii
                 const unsigned int node = nodes_are_dofs ? l : node_of_local[l];
                 if (!nodes_are_dofs)
                   nodes[c * n + i] = node;
-                const Point<dim> &x = positions[c * n + i];
+                const double *x = &positions[(c * n + i) * dim];
                 for (unsigned int d = 0; d < dim; ++d)
                   if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
                       tolerance[c])
                   {
+                    Point<dim> point;
+                    for (unsigned int e = 0; e < dim; ++e)
+                      point[e] = x[e];
                     std::ostringstream message;
                     message << "GeometryStorage::field with a mapping that is "
                                "not continuous between cells: the cells next "
                                "to the support point "
-                            << x
+                            << point
                             << " map it to different places; use "
                                "GeometryStorage::points or jacobians";
                     AssertThrow(false,
@@ -489,7 +498,7 @@ namespace dealii
 
         // With the field: its nodes' positions, from which the kernel below
         // interpolates the quadrature points (no second pass of the mapping).
-        std::vector<Point<dim>> field_positions;
+        std::unique_ptr<double[]> field_positions;
         if (from_field)
         {
           timer.start("geometry field");
@@ -660,15 +669,16 @@ namespace dealii
                 bool affine = affine_cells;
                 for (std::size_t b = begin; b < end; ++b)
                 {
-                  const Point<dim> *x =
-                      from_field ? &field_positions[(first + b) * n_support]
-                                 : nullptr;
+                  const double *x =
+                      from_field
+                          ? &field_positions[(first + b) * n_support * dim]
+                          : nullptr;
                   if (!from_field)
                     fe_values->reinit(cell_of(first + b));
                   for (unsigned int i = 0; i < n_support; ++i)
                     for (unsigned int d = 0; d < dim; ++d)
                       host_X[(b * n_support + i) * dim + d] =
-                          from_field ? x[i][d]
+                          from_field ? x[i * dim + d]
                                      : fe_values->quadrature_point(i)[d];
                   affine = affine &&
                            is_affine<dim>(host_X.data() + b * n_support * dim,
