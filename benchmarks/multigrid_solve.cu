@@ -1,5 +1,8 @@
 // Time to solution of -div(a grad u) = 1 on the 3D ball (MappingQ, the
-// coefficient of operator_throughput) with CG and GPU::MultigridPreconditioner
+// coefficient of operator_throughput), or of the cube's problem with an
+// exact solution (a = 1, --domain=cube, N^3 coarse cells), with CG and
+// GPU::MultigridPreconditioner (a evaluated on the host and stored) or
+// GPU::MatrixFreeMultigrid (--coefficient=kernel: a computed in the kernels)
 // (V-cycle in float or double, double CG, 1e-8 residual reduction), on
 // uniform meshes or adaptive ones (the globally refined mesh refined once
 // more inside each radius, by default |x| < 0.5 and 0.3: hanging nodes,
@@ -8,6 +11,8 @@
 // multigrid levels, the transfer and the smoothers, then iterations, time
 // per V-cycle and solve time. Prints a table and writes multigrid_solve.csv.
 //   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
+//                   [--domain=ball|cube] [--subdivisions=N]
+//                   [--coefficient=stored|kernel]
 //                   [--mesh=uniform|adaptive] [--refine-radii=0.5,0.3]
 //                   [--geometry=automatic|jacobians|points|field]
 //                   [--vcycle=float|double]
@@ -26,16 +31,26 @@
 
 using namespace dealii;
 
+// The problem beyond the multigrid's choices.
+struct Problem
+{
+  bool                     ball         = true;
+  unsigned int             subdivisions = 1;
+  Poisson::CoefficientForm coefficient  = Poisson::CoefficientForm::stored;
+  bool                     adaptive     = false;
+  std::vector<double>      radii{0.5, 0.3};
+  GPU::GeometryStorage     geometry = GPU::GeometryStorage::automatic;
+};
+
 template <int degree>
 void
 run(const std::vector<unsigned int> &refinements,
-    const bool                       adaptive,
-    const std::vector<double>       &radii,
-    const GPU::GeometryStorage       geometry,
+    const Problem                   &problem,
     const GPU::MultigridData        &data,
     std::ofstream                   &csv)
 {
-  constexpr int dim  = 3;
+  const bool    adaptive = problem.adaptive;
+  constexpr int dim      = 3;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   for (const unsigned int r : refinements)
   {
@@ -45,17 +60,23 @@ run(const std::vector<unsigned int> &refinements,
         Triangulation<dim>::limit_level_difference_at_vertices,
         parallel::distributed::Triangulation<
             dim>::construct_multigrid_hierarchy);
-    make_mesh(tria, true, r);
+    make_mesh(tria, problem.ball, r, problem.subdivisions);
     if (adaptive)
-      for (const double radius : radii)
+      for (const double radius : problem.radii)
         refine_shell(tria, 0., radius);
     const double mesh = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
-    const Poisson::Result x =
-        Poisson::solve<dim, degree>(tria, true, 1e-8, data, {}, geometry);
-    const char *precision =
+    const Poisson::Result x = Poisson::solve<dim, degree>(tria,
+                                                          problem.ball,
+                                                          1e-8,
+                                                          data,
+                                                          {},
+                                                          problem.geometry,
+                                                          {},
+                                                          problem.coefficient);
+    const char           *precision =
         data.precision == GPU::MultigridData::Precision::double_precision
-            ? "double"
-            : "float";
+                      ? "double"
+                      : "float";
     const char  *kind = adaptive ? "adaptive" : "uniform";
     const double setup_ours =
         x.setup_operator + x.setup_levels + x.setup_transfer + x.setup_smoother;
@@ -76,7 +97,10 @@ run(const std::vector<unsigned int> &refinements,
       std::cout << "    geometry: operator " << x.operator_geometry
                 << ", finest level " << x.level_geometry
                 << "; device GB in use after the solve "
-                << x.device_in_use / 1e9 << '\n';
+                << x.device_in_use / 1e9;
+      if (!problem.ball)
+        std::cout << "; L2 error " << x.l2_error;
+      std::cout << '\n';
       std::cout << "    operator: ";
       x.operator_steps.print(std::cout);
       std::cout << "\n    multigrid: ";
@@ -92,7 +116,11 @@ run(const std::vector<unsigned int> &refinements,
           << x.setup_transfer << ',' << x.setup_smoother << ',' << x.setup_rhs
           << ',' << x.iterations << ',' << x.v_cycle << ',' << x.solve << ','
           << x.memory << ',' << x.residual << ',' << x.operator_geometry << ','
-          << x.level_geometry << '\n';
+          << x.level_geometry << ',' << (problem.ball ? "ball" : "cube") << ','
+          << (problem.coefficient == Poisson::CoefficientForm::kernel
+                  ? "kernel"
+                  : "stored")
+          << ',' << x.device_in_use << ',' << x.l2_error << '\n';
     }
   }
 }
@@ -106,9 +134,7 @@ main(int argc, char **argv)
     GPU::set_setup_progress(&std::cout);
   unsigned int              degree = 2;
   std::vector<unsigned int> refinements{2, 3, 4};
-  bool                      adaptive = false;
-  std::vector<double>       radii{0.5, 0.3};
-  GPU::GeometryStorage      geometry = GPU::GeometryStorage::automatic;
+  Problem                   problem;
   GPU::MultigridData        data;
   for (int i = 1; i < argc; ++i)
   {
@@ -122,12 +148,20 @@ main(int argc, char **argv)
         refinements.push_back(std::stoi(s));
     }
     else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
-      adaptive = arg == "--mesh=adaptive";
+      problem.adaptive = arg == "--mesh=adaptive";
     else if (arg.rfind("--refine-radii=", 0) == 0)
-      radii = Utilities::string_to_double(
+      problem.radii = Utilities::string_to_double(
           Utilities::split_string_list(arg.substr(15)));
+    else if (arg == "--domain=ball" || arg == "--domain=cube")
+      problem.ball = arg == "--domain=ball";
+    else if (arg.rfind("--subdivisions=", 0) == 0)
+      problem.subdivisions = std::stoi(arg.substr(15));
+    else if (arg == "--coefficient=stored" || arg == "--coefficient=kernel")
+      problem.coefficient = arg == "--coefficient=kernel"
+                                ? Poisson::CoefficientForm::kernel
+                                : Poisson::CoefficientForm::stored;
     else if (arg.rfind("--geometry=", 0) == 0)
-      geometry = GPU::geometry_storage_from_string(arg.substr(11));
+      problem.geometry = GPU::geometry_storage_from_string(arg.substr(11));
     else if (arg == "--vcycle=double" || arg == "--vcycle=float")
       data.precision = arg == "--vcycle=double"
                            ? GPU::MultigridData::Precision::double_precision
@@ -154,14 +188,21 @@ main(int argc, char **argv)
       AssertThrow(false, ExcMessage("unknown argument " + arg));
   }
   // --geometry sets the fine operator's and the levels'.
-  data.geometry      = geometry;
+  data.geometry      = problem.geometry;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   std::ofstream csv;
   if (root)
   {
     std::cout
-        << "multigrid_solve: 3D ball, MappingQ(k), CG + GMG ("
-        << data.description() << "), 1e-8; backend "
+        << "multigrid_solve: 3D "
+        << (problem.ball ? "ball, MappingQ(k)"
+                         : "cube of " + std::to_string(problem.subdivisions) +
+                               "^3 coarse cells, MappingQ(1)")
+        << ", coefficient "
+        << (problem.coefficient == Poisson::CoefficientForm::kernel
+                ? "in the kernels (GPU::MatrixFreeMultigrid)"
+                : "stored (GPU::MultigridPreconditioner)")
+        << ", CG + GMG (" << data.description() << "), 1e-8; backend "
         << GPU::Device::description() << ", "
         << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s)\n"
         << "   mesh   V-cycle     DoFs lev  mesh[s] dealII[s]  op[s] levels[s] "
@@ -171,11 +212,12 @@ main(int argc, char **argv)
     csv.open("multigrid_solve.csv");
     csv << "degree,mesh,vcycle,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
            "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
-           "device_bytes,residual,operator_geometry,level_geometry\n";
+           "device_bytes,residual,operator_geometry,level_geometry,domain,"
+           "coefficient,device_in_use,l2_error\n";
   }
   AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
   if (degree == 2)
-    run<2>(refinements, adaptive, radii, geometry, data, csv);
+    run<2>(refinements, problem, data, csv);
   else
-    run<4>(refinements, adaptive, radii, geometry, data, csv);
+    run<4>(refinements, problem, data, csv);
 }

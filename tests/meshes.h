@@ -46,15 +46,19 @@ struct BallOfX
   }
 };
 
-// hyper_cube [-1, 1]^dim or hyper_ball (radius 1), refined globally.
+// hyper_cube [-1, 1]^dim (@p subdivisions coarse cells a direction) or
+// hyper_ball (radius 1), refined globally.
 template <typename Triangulation>
 void
-make_mesh(Triangulation &tria, const bool ball, const unsigned int refinements)
+make_mesh(Triangulation     &tria,
+          const bool         ball,
+          const unsigned int refinements,
+          const unsigned int subdivisions = 1)
 {
   if (ball)
     GridGenerator::hyper_ball(tria);
   else
-    GridGenerator::hyper_cube(tria, -1., 1.);
+    GridGenerator::subdivided_hyper_cube(tria, subdivisions, -1., 1.);
   tria.refine_global(refinements);
 }
 

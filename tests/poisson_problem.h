@@ -1,13 +1,17 @@
 // The Poisson problem -div(a grad u) = f, u = 0 on the boundary, solved by
-// CG with GPU::MultigridPreconditioner, shared by the multigrid test and
+// CG with GPU::MultigridPreconditioner (a stored) or GPU::MatrixFreeMultigrid
+// (a computed in the kernels), shared by the multigrid test and
 // benchmarks/multigrid_solve: the cube with a = 1 and the exact solution
 // prod sin(pi x_d), or the ball (MappingQ) with the coefficient of the
 // operator benchmark and f = 1. Include from .cu files.
 #ifndef dealii_gpu_tests_poisson_problem_h
 #define dealii_gpu_tests_poisson_problem_h
 
+#include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/multigrid/multigrid_preconditioner.h>
 #include <dealii-gpu/operators/laplace_operator.h>
+#include <dealii-gpu/operators/matrix_free_operator.h>
+#include <dealii-gpu/operators/operations.h>
 #include <dealii-gpu/operators/source_cell.h>
 
 #include <deal.II/base/function.h>
@@ -119,12 +123,54 @@ namespace Poisson
     return 0;
   }
 
+  // How the coefficient a(x) reaches the kernels: evaluated on the host at
+  // every quadrature point and stored (GPU::LaplaceOperator and
+  // GPU::MultigridPreconditioner, which take a std::function), or computed
+  // in the kernels from the quadrature point (GPU::MatrixFreeOperator and
+  // GPU::MatrixFreeMultigrid with GPU::LaplaceOperation): nothing stored.
+  enum class CoefficientForm
+  {
+    stored,
+    kernel
+  };
+
+  // a(x): the ball's coefficient, 1 on the cube; host and device.
+  struct Diffusion
+  {
+    bool ball;
+
+#ifdef __CUDACC__
+#  pragma nv_exec_check_disable
+#endif
+    template <typename Point>
+    DEAL_II_GPU_HOST_DEVICE auto operator()(const Point &x) const
+    {
+      const auto a = BallOfX()(x);
+      using T      = std::remove_cv_t<decltype(a)>;
+      return ball ? a : T(1.);
+    }
+  };
+
+  // The right-hand side, the CG solve, the V-cycle and the memory, after
+  // the set-up of @p system and @p preconditioner (either coefficient form).
+  template <int dim, int degree, typename System, typename Preconditioner>
+  void solve_and_measure(const System                    &system,
+                         const Preconditioner            &preconditioner,
+                         const GPU::MultigridData        &mg_data,
+                         const Mapping<dim>              &mapping,
+                         const DoFHandler<dim>           &dof_handler,
+                         const AffineConstraints<double> &constraints,
+                         const bool                       ball,
+                         const double                     tolerance,
+                         Result                          &result);
+
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
   // the ball, to a relative residual of @p tolerance; a non-empty
-  // @p reaction adds (c u, v) to the operator and every level; @p geometry
-  // is the fine operator's (the levels take mg_data.geometry);
-  // @p before_ours runs after deal.II's set-up, before ours (the scaling
-  // benchmark measures its operators there, on the same DoFs).
+  // @p reaction adds (c u, v) to the operator and every level (stored
+  // coefficients only); @p geometry is the fine operator's (the levels take
+  // mg_data.geometry); @p before_ours runs after deal.II's set-up, before
+  // ours (the scaling benchmark measures its operators there, on the same
+  // DoFs).
   template <int dim, int degree>
   Result
   solve(const parallel::distributed::Triangulation<dim> &tria,
@@ -136,8 +182,11 @@ namespace Poisson
         const std::function<void(const Mapping<dim> &,
                                  const DoFHandler<dim> &,
                                  const AffineConstraints<double> &)>
-            &before_ours = {})
+                             &before_ours = {},
+        const CoefficientForm form        = CoefficientForm::stored)
   {
+    AssertThrow(form == CoefficientForm::stored || !reaction,
+                ExcMessage("a reaction term needs stored coefficients"));
     const MPI_Comm      comm = tria.get_communicator();
     Result              result;
     Timer               timer;
@@ -165,38 +214,102 @@ namespace Poisson
       before_ours(mapping, dof_handler, constraints);
     result.rss_before_ours = host_memory("VmRSS:");
 
-    const std::function<double(const Point<dim> &)> coefficient =
-        [ball](const Point<dim> &x)
+    // Both forms: the fine operator, then the multigrid.
+    const auto set_up = [&](auto &system, auto &preconditioner, auto &&reinit)
     {
-      Tensor<1, dim, double> t;
-      for (unsigned int d = 0; d < dim; ++d)
-        t[d] = x[d];
-      return ball ? BallCoefficient<dim, double>()(t) : 1.;
+      // reinit() sets result.setup_operator between the two.
+      timer.restart();
+      reinit();
+      GPU::Device::synchronize();
+      const GPU::SetupTimer &steps = preconditioner.get_setup_timer();
+      result.peak_rss              = host_memory("VmHWM:");
+      result.operator_steps        = system.get_setup_timer();
+      result.multigrid_steps       = steps;
+      const double transfer        = steps["transfer"];
+      const double smoothers = steps["smoothers"] + steps["coarse solver"];
+      result.setup_levels =
+          Utilities::MPI::max(steps.total() - transfer - smoothers, comm);
+      result.setup_transfer = Utilities::MPI::max(transfer, comm);
+      result.setup_smoother = Utilities::MPI::max(smoothers, comm);
+      solve_and_measure<dim, degree>(system,
+                                     preconditioner,
+                                     mg_data,
+                                     mapping,
+                                     dof_handler,
+                                     constraints,
+                                     ball,
+                                     tolerance,
+                                     result);
     };
-    timer.restart();
-    GPU::LaplaceOperator<dim, degree, double> system;
-    system.reinit(mapping,
-                  dof_handler,
-                  constraints,
-                  coefficient,
-                  reaction,
-                  numbers::invalid_unsigned_int,
-                  false,
-                  geometry);
-    GPU::Device::synchronize();
-    result.setup_operator = Utilities::MPI::max(timer.wall_time(), comm);
 
-    GPU::MultigridPreconditioner<dim, degree> preconditioner;
-    preconditioner.initialize(
-        mapping, dof_handler, {0}, coefficient, reaction, mg_data);
-    GPU::Device::synchronize();
-    const auto &times      = preconditioner.get_setup_times();
-    result.peak_rss        = host_memory("VmHWM:");
-    result.operator_steps  = system.get_setup_timer();
-    result.multigrid_steps = preconditioner.get_setup_timer();
-    result.setup_levels    = Utilities::MPI::max(times.level_operators, comm);
-    result.setup_transfer  = Utilities::MPI::max(times.transfer, comm);
-    result.setup_smoother  = Utilities::MPI::max(times.smoothers, comm);
+    if (form == CoefficientForm::stored)
+    {
+      const std::function<double(const Point<dim> &)> coefficient =
+          [ball](const Point<dim> &x)
+      {
+        Tensor<1, dim, double> t;
+        for (unsigned int d = 0; d < dim; ++d)
+          t[d] = x[d];
+        return Diffusion{ball}(t);
+      };
+      GPU::LaplaceOperator<dim, degree, double> system;
+      GPU::MultigridPreconditioner<dim, degree> preconditioner;
+      set_up(system,
+             preconditioner,
+             [&]
+             {
+               system.reinit(mapping,
+                             dof_handler,
+                             constraints,
+                             coefficient,
+                             reaction,
+                             numbers::invalid_unsigned_int,
+                             false,
+                             geometry);
+               GPU::Device::synchronize();
+               result.setup_operator =
+                   Utilities::MPI::max(timer.wall_time(), comm);
+               preconditioner.initialize(
+                   mapping, dof_handler, {0}, coefficient, reaction, mg_data);
+             });
+    }
+    else
+    {
+      using Operation = GPU::LaplaceOperation<Diffusion>;
+      const Operation operation{Diffusion{ball}};
+      GPU::MatrixFreeOperator<dim, degree, 1, double, Operation> system;
+      GPU::MatrixFreeMultigrid<dim, degree, 1, Operation>        preconditioner;
+      set_up(system,
+             preconditioner,
+             [&]
+             {
+               typename decltype(system)::AdditionalData data;
+               data.geometry = geometry;
+               system.reinit(
+                   mapping, dof_handler, constraints, operation, data);
+               GPU::Device::synchronize();
+               result.setup_operator =
+                   Utilities::MPI::max(timer.wall_time(), comm);
+               preconditioner.initialize(
+                   mapping, dof_handler, {0}, operation, mg_data);
+             });
+    }
+    return result;
+  }
+
+  template <int dim, int degree, typename System, typename Preconditioner>
+  void solve_and_measure(const System                    &system,
+                         const Preconditioner            &preconditioner,
+                         const GPU::MultigridData        &mg_data,
+                         const Mapping<dim>              &mapping,
+                         const DoFHandler<dim>           &dof_handler,
+                         const AffineConstraints<double> &constraints,
+                         const bool                       ball,
+                         const double                     tolerance,
+                         Result                          &result)
+  {
+    const MPI_Comm comm = dof_handler.get_communicator();
+    Timer          timer;
     result.operator_geometry =
         GPU::to_string(system.get_matrix_free().get_geometry_storage());
     if (!mg_data.p_coarsening || degree == 1)
@@ -277,12 +390,15 @@ namespace Poisson
 
     if (!ball)
     {
+      IndexSet relevant;
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
       LinearAlgebra::distributed::Vector<double> solution(
           dof_handler.locally_owned_dofs(), relevant, comm);
       u.copy_locally_owned_data_to(solution);
       constraints.distribute(solution);
       solution.update_ghost_values();
-      Vector<float> cell_errors(tria.n_active_cells());
+      Vector<float> cell_errors(
+          dof_handler.get_triangulation().n_active_cells());
       VectorTools::integrate_difference(mapping,
                                         dof_handler,
                                         solution,
@@ -291,9 +407,8 @@ namespace Poisson
                                         QGauss<dim>(degree + 2),
                                         VectorTools::L2_norm);
       result.l2_error = VectorTools::compute_global_error(
-          tria, cell_errors, VectorTools::L2_norm);
+          dof_handler.get_triangulation(), cell_errors, VectorTools::L2_norm);
     }
-    return result;
   }
 } // namespace Poisson
 
