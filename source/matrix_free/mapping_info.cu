@@ -52,6 +52,34 @@ namespace dealii
               std::vector<double>(points_1d.size(), 1. / points_1d.size())));
         }
 
+        // The Lagrange polynomials on points_1d at the quadrature points
+        // ([q * n_points_1d + i]), their derivatives, and their means over
+        // the points (for the cell centers), on the device.
+        void lagrange_matrices(const std::vector<Point<1>> &points_1d,
+                               const Quadrature<1>         &quadrature,
+                               Array<double>               &values,
+                               Array<double>               &derivatives,
+                               Array<double>               &means)
+        {
+          const unsigned int n_q_1d = quadrature.size();
+          const unsigned int n_1d   = points_1d.size();
+          const auto         lagrange =
+              Polynomials::generate_complete_Lagrange_basis(points_1d);
+          std::vector<double> v(n_q_1d * n_1d), g(v.size()), m(n_1d, 0.),
+              both(2);
+          for (unsigned int q = 0; q < n_q_1d; ++q)
+            for (unsigned int i = 0; i < n_1d; ++i)
+            {
+              lagrange[i].value(quadrature.point(q)[0], both);
+              v[q * n_1d + i] = both[0];
+              g[q * n_1d + i] = both[1];
+              m[i] += both[0] / n_q_1d;
+            }
+          values.copy_from(v);
+          derivatives.copy_from(g);
+          means.copy_from(m);
+        }
+
         // Cells per batch of the host's mapping support points.
         constexpr unsigned int cells_per_batch = 1u << 15;
 
@@ -496,9 +524,9 @@ namespace dealii
         constexpr bool with_centers = points_relative_to_cell_centers<Number>();
         const bool keep_centers = with_centers && (keep_points || from_field);
 
-        // With the field: its nodes' positions, from which the kernel below
-        // interpolates the quadrature points (no second pass of the mapping).
-        std::unique_ptr<double[]> field_positions;
+        // With the field: its nodes' positions, from which
+        // for_each_points_chunk() interpolates the quadrature points where
+        // they are asked for (no second pass of the mapping).
         if (from_field)
         {
           timer.start("geometry field");
@@ -519,12 +547,26 @@ namespace dealii
           geometry_field.copy_from(host_field);
           geometry_indices.copy_from(host_nodes);
           cell_centers.copy_from(host_centers);
-          if (!store_points)
+          if (store_points && n_cells > 0)
           {
-            timer.stop();
-            return;
+            field_nodes_1d               = degree + 1;
+            n_q_points_1d                = n_q_1d;
+            const FiniteElement<dim> &fe = dof_info.cells[0]->get_fe();
+            std::vector<Point<1>>     nodes_1d(field_nodes_1d);
+            for (unsigned int i = 0; i < field_nodes_1d; ++i)
+              nodes_1d[i][0] =
+                  fe.base_element(0)
+                      .get_unit_support_points()[dof_info.lexicographic[i]][0];
+            lagrange_matrices(nodes_1d,
+                              quadrature,
+                              field_values_1d,
+                              field_derivatives_1d,
+                              field_means_1d);
           }
-          timer.start("geometry");
+          else
+            field_positions.reset();
+          timer.stop();
+          return;
         }
 
         // MappingQ(p): affine until a cell is found not to be.
@@ -537,7 +579,7 @@ namespace dealii
         }
         if (keep_points)
           quadrature_points.resize(std::size_t(n_cells) * dim * n_q);
-        if (keep_centers && !from_field)
+        if (keep_centers)
           cell_centers.resize(std::size_t(n_cells) * dim);
         if (n_cells == 0)
         {
@@ -608,42 +650,24 @@ namespace dealii
         }
 
         // MappingQ(p): the support points (Gauss-Lobatto, as MappingQ
-        // places them) on the host, the rest in a kernel; with the field,
-        // the field's nodes (the element's support points) instead.
-        const unsigned int n_support_1d =
-            from_field ? degree + 1 : mapping_degree + 1;
-        const unsigned int    n_support = Utilities::pow(n_support_1d, dim);
-        std::vector<Point<1>> points_1d(n_support_1d);
-        if (from_field)
-          for (unsigned int i = 0; i < n_support_1d; ++i)
-            points_1d[i][0] =
-                fe.base_element(0)
-                    .get_unit_support_points()[dof_info.lexicographic[i]][0];
-        else
-          points_1d = QGaussLobatto<1>(n_support_1d).get_points();
+        // places them) on the host, the rest in a kernel.
+        const unsigned int n_support_1d = mapping_degree + 1;
+        const unsigned int n_support    = Utilities::pow(n_support_1d, dim);
+        const std::vector<Point<1>> points_1d =
+            QGaussLobatto<1>(n_support_1d).get_points();
         const Quadrature<dim> support_quadrature =
             tensor_product_points<dim>(points_1d);
         Array<double> shape_values_1d, shape_derivatives_1d, shape_means_1d,
             weights_double;
+        lagrange_matrices(points_1d,
+                          quadrature,
+                          shape_values_1d,
+                          shape_derivatives_1d,
+                          shape_means_1d);
         {
-          const auto lagrange =
-              Polynomials::generate_complete_Lagrange_basis(points_1d);
-          std::vector<double> values(n_q_1d * n_support_1d),
-              derivatives(values.size()), means(n_support_1d, 0.), weights(n_q),
-              both(2);
-          for (unsigned int q = 0; q < n_q_1d; ++q)
-            for (unsigned int i = 0; i < n_support_1d; ++i)
-            {
-              lagrange[i].value(quadrature.point(q)[0], both);
-              values[q * n_support_1d + i]      = both[0];
-              derivatives[q * n_support_1d + i] = both[1];
-              means[i] += both[0] / n_q_1d;
-            }
+          std::vector<double> weights(n_q);
           for (unsigned int q = 0; q < n_q; ++q)
             weights[q] = cell_quadrature.weight(q);
-          shape_values_1d.copy_from(values);
-          shape_derivatives_1d.copy_from(derivatives);
-          shape_means_1d.copy_from(means);
           weights_double.copy_from(weights);
         }
         std::vector<double> host_X;
@@ -651,7 +675,7 @@ namespace dealii
         for (unsigned int first = 0; first < n_cells; first += cells_per_batch)
         {
           const unsigned int n = std::min(cells_per_batch, n_cells - first);
-          timer.start(from_field ? "geometry" : "mapping support points");
+          timer.start("mapping support points");
           host_X.resize(std::size_t(n) * n_support * dim);
           std::atomic<bool> batch_affine(true);
           parallel_for_chunks(
@@ -659,27 +683,16 @@ namespace dealii
               cell_grain,
               [&](const std::size_t begin, const std::size_t end)
               {
-                std::unique_ptr<FEValues<dim>> fe_values;
-                if (!from_field)
-                  fe_values =
-                      std::make_unique<FEValues<dim>>(mapping,
-                                                      fe,
-                                                      support_quadrature,
-                                                      update_quadrature_points);
+                FEValues<dim> fe_values(
+                    mapping, fe, support_quadrature, update_quadrature_points);
                 bool affine = affine_cells;
                 for (std::size_t b = begin; b < end; ++b)
                 {
-                  const double *x =
-                      from_field
-                          ? &field_positions[(first + b) * n_support * dim]
-                          : nullptr;
-                  if (!from_field)
-                    fe_values->reinit(cell_of(first + b));
+                  fe_values.reinit(cell_of(first + b));
                   for (unsigned int i = 0; i < n_support; ++i)
                     for (unsigned int d = 0; d < dim; ++d)
                       host_X[(b * n_support + i) * dim + d] =
-                          from_field ? x[i * dim + d]
-                                     : fe_values->quadrature_point(i)[d];
+                          fe_values.quadrature_point(i)[d];
                   affine = affine &&
                            is_affine<dim>(host_X.data() + b * n_support * dim,
                                           n_support_1d,
@@ -701,7 +714,7 @@ namespace dealii
               shape_derivatives_1d.data(),
               shape_means_1d.data(),
               weights_double.data(),
-              from_field,
+              false,
               keep_centers ? cell_centers.data() : nullptr,
               keep_points ? quadrature_points.data() : nullptr,
               keep_jacobians ? inverse_jacobian.data() : nullptr,
@@ -721,13 +734,25 @@ namespace dealii
         cell_centers.clear();
         geometry_field.clear();
         geometry_indices.clear();
+        release_points();
+      }
+
+      template <int dim, typename Number>
+      void MappingInfo<dim, Number>::release_points()
+      {
+        quadrature_points.clear();
+        field_positions.reset();
+        field_values_1d.clear();
+        field_derivatives_1d.clear();
+        field_means_1d.clear();
       }
 
       template <int dim, typename Number>
       bool MappingInfo<dim, Number>::has_points() const
       {
-        return quadrature_points.size() ==
-                   std::size_t(n_cells) * dim * n_q_points &&
+        return (quadrature_points.size() ==
+                    std::size_t(n_cells) * dim * n_q_points ||
+                field_positions != nullptr) &&
                n_cells > 0;
       }
 
@@ -744,9 +769,12 @@ namespace dealii
         AssertThrow(has_points(), ExcInternalError());
         if (result != nullptr)
           AssertDimension(result->size(), std::size_t(n_cells) * n_q_points);
-        const unsigned int n_q     = n_q_points;
-        const Backend      backend = quadrature_points.backend();
-        const bool         centers = cell_centers.size() > 0;
+        const unsigned int n_q        = n_q_points;
+        const Backend      backend    = quadrature_weights.backend();
+        const bool         centers    = cell_centers.size() > 0;
+        const bool         from_field = field_positions != nullptr;
+        const unsigned int n_nodes =
+            from_field ? Utilities::pow(field_nodes_1d, dim) : 0;
         // Chunks of about 32k points; each thread copies its chunks
         // through its own page-locked buffers, so that while one waits for
         // a copy the others evaluate.
@@ -755,16 +783,27 @@ namespace dealii
         const std::size_t n_chunks =
             (n_cells + cells_per_chunk - 1) / cells_per_chunk;
         const std::size_t max_points = std::size_t(cells_per_chunk) * n_q;
+        // With the field also the device's copy of a chunk's node
+        // positions and the points interpolated from them.
         struct Buffers
         {
-          Buffers(const Backend backend, const std::size_t n_points)
+          Buffers(const Backend     backend,
+                  const std::size_t n_points,
+                  const std::size_t n_field_numbers)
               : offsets(backend, n_points * dim * sizeof(Number)),
                 centers(backend, n_points * dim * sizeof(Number)),
                 values(backend, n_points * sizeof(Number)), points(n_points)
           {
+            if (n_field_numbers > 0)
+            {
+              nodes.resize(n_field_numbers, backend);
+              field_points.resize(n_points * dim, backend);
+            }
           }
           PinnedBuffer            offsets, centers, values;
           std::vector<Point<dim>> points;
+          Array<double>           nodes;
+          Array<Number>           field_points;
         };
         std::vector<std::unique_ptr<Buffers>> pool;
         std::mutex                            pool_mutex;
@@ -784,7 +823,10 @@ namespace dealii
                 }
               }
               if (!buffers)
-                buffers = std::make_unique<Buffers>(backend, max_points);
+                buffers = std::make_unique<Buffers>(
+                    backend,
+                    max_points,
+                    std::size_t(cells_per_chunk) * n_nodes * dim);
               PinnedBuffer &offsets     = buffers->offsets;
               PinnedBuffer &cell_center = buffers->centers;
               PinnedBuffer &values      = buffers->values;
@@ -794,11 +836,41 @@ namespace dealii
                 const unsigned int first = k * cells_per_chunk;
                 const unsigned int n =
                     std::min(cells_per_chunk, n_cells - first);
-                Memory::copy_to_host(
-                    backend,
-                    offsets.as<Number>(),
-                    quadrature_points.data() + std::size_t(first) * dim * n_q,
-                    std::size_t(n) * dim * n_q * sizeof(Number));
+                const Number *device_points =
+                    quadrature_points.data() + std::size_t(first) * dim * n_q;
+                if (from_field)
+                {
+                  Memory::copy_to_backend(
+                      backend,
+                      buffers->nodes.data(),
+                      field_positions.get() +
+                          std::size_t(first) * n_nodes * dim,
+                      std::size_t(n) * n_nodes * dim * sizeof(double));
+                  interpolate_geometry<dim, Number>(
+                      0,
+                      n,
+                      field_nodes_1d,
+                      n_q_points_1d,
+                      buffers->nodes.data(),
+                      field_values_1d.data(),
+                      field_derivatives_1d.data(),
+                      field_means_1d.data(),
+                      nullptr,
+                      true,
+                      // Given centers are only read.
+                      centers ? const_cast<Number *>(cell_centers.data()) +
+                                    std::size_t(first) * dim
+                              : nullptr,
+                      buffers->field_points.data(),
+                      nullptr,
+                      nullptr);
+                  device_points = buffers->field_points.data();
+                }
+                Memory::copy_to_host(backend,
+                                     offsets.as<Number>(),
+                                     device_points,
+                                     std::size_t(n) * dim * n_q *
+                                         sizeof(Number));
                 if (centers)
                   Memory::copy_to_host(backend,
                                        cell_center.as<Number>(),

@@ -507,7 +507,7 @@ namespace dealii
     void MatrixFree<dim, Number>::release_quadrature_points()
     {
       if (geometry_storage == GeometryStorage::field)
-        geometry.quadrature_points.clear();
+        geometry.release_points();
     }
 
     template <int dim, typename Number>

@@ -65,7 +65,7 @@ TEST(GeometryStorage, AutomaticTakesTheFieldWhereOneThreadPerCellRunsIt)
             G::jacobians);
 }
 
-TEST(GeometryStorage, FieldFreesTheQuadraturePointsAfterTheCoefficients)
+TEST(GeometryStorage, FieldKeepsNoDevicePointsForTheCoefficients)
 {
   Triangulation<3> tria;
   GridGenerator::hyper_cube(tria);
@@ -75,20 +75,33 @@ TEST(GeometryStorage, FieldFreesTheQuadraturePointsAfterTheCoefficients)
   dof_handler.distribute_dofs(fe);
   AffineConstraints<double> constraints;
   constraints.close();
-  GPU::MatrixFree<3, double>::AdditionalData data(
-      update_gradients | update_JxW_values | update_quadrature_points);
-  data.geometry = GPU::GeometryStorage::field;
-  GPU::MatrixFree<3, double> matrix_free;
-  matrix_free.reinit(
-      MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  const auto build =
+      [&](GPU::MatrixFree<3, double> &matrix_free, const UpdateFlags extra)
+  {
+    GPU::MatrixFree<3, double>::AdditionalData data(update_gradients |
+                                                    update_JxW_values | extra);
+    data.geometry = GPU::GeometryStorage::field;
+    matrix_free.reinit(
+        MappingQ<3>(1), dof_handler, constraints, QGauss<1>(2), data);
+  };
+  GPU::MatrixFree<3, double> matrix_free, without_points;
+  build(matrix_free, update_quadrature_points);
+  build(without_points, update_default);
+  // The points are interpolated from the field where they are asked for.
+  EXPECT_EQ(matrix_free.memory_consumption(),
+            without_points.memory_consumption());
   GPU::Array<double> values;
   matrix_free.evaluate_coefficient([](const Point<3> &p) { return p[0]; },
                                    values);
-  const std::size_t before = matrix_free.memory_consumption();
+  std::vector<double> host_values;
+  values.copy_to(host_values);
+  ASSERT_EQ(host_values.size(), 64u * 8u);
+  // x at the 512 Gauss points of the unit cube sums to 512 / 2.
+  double sum = 0;
+  for (const double x : host_values)
+    sum += x;
+  EXPECT_NEAR(sum, 256., 1e-11);
   matrix_free.release_quadrature_points();
-  // 64 cells, 8 points, 3 coordinates.
-  EXPECT_EQ(before - matrix_free.memory_consumption(),
-            64 * 8 * 3 * sizeof(double));
   EXPECT_THROW(matrix_free.evaluate_coefficient(
                    [](const Point<3> &p) { return p[0]; }, values),
                ExcMessage);

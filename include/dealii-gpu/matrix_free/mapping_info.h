@@ -13,6 +13,7 @@
 #include <deal.II/fe/mapping.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace dealii
@@ -57,17 +58,23 @@ namespace dealii
         /** Free the geometry (inverse Jacobians, JxW, points, field). */
         void clear();
 
-        /** Whether the quadrature points are kept. */
+        /** Whether the quadrature points are kept (stored, or with the
+         *  field: each cell's node positions on the host, from which
+         *  for_each_points_chunk() interpolates them). */
         bool has_points() const;
+
+        /** Free what has_points() tells of. */
+        void release_points();
 
         /**
          * Calls f(first, n, points, values) for chunks of consecutive cells
          * from the set-up threads at once (f must be safe to call
          * concurrently): points holds the quadrature points of cells
          * first, ..., first + n - 1 (n_q_points each), copied from the
-         * device. What f writes to values (as many numbers as points) goes
-         * to @p result at [first * n_q_points] where @p result is given
-         * (sized n_cells * n_q_points).
+         * device (with the field: interpolated there from the cells' node
+         * positions chunk by chunk, never stored whole). What f writes to
+         * values (as many numbers as points) goes to @p result at [first *
+         * n_q_points] where @p result is given (sized n_cells * n_q_points).
          */
         void for_each_points_chunk(const std::function<void(const unsigned int,
                                                             const unsigned int,
@@ -93,6 +100,17 @@ namespace dealii
         Array<double>       geometry_field;
         Array<unsigned int> geometry_indices;
         Array<Number>       quadrature_weights;
+
+      private:
+        // GeometryStorage::field with store_points: each cell's node
+        // positions (host, [(cell n_nodes + i) dim + d]) and the 1D
+        // Lagrange matrices from the nodes to the quadrature points (device),
+        // for for_each_points_chunk(). Kernels that need points compute them
+        // from the field, so only coefficients evaluated on the host use
+        // these, and a device array of all points is never built.
+        std::unique_ptr<double[]> field_positions;
+        Array<double> field_values_1d, field_derivatives_1d, field_means_1d;
+        unsigned int  field_nodes_1d = 0, n_q_points_1d = 0;
       };
 
       /** The degree of a MappingQ (or derived), 1 for MappingCartesian,

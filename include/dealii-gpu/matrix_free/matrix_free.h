@@ -452,12 +452,13 @@ namespace dealii
       bool has_geometry() const;
 
       /**
-       * Free the quadrature points that update_quadrature_points kept for
-       * evaluate_coefficient() where the kernels do not read them
-       * (GeometryStorage::field: FEEvaluation::quadrature_point() computes
-       * them from the field); with the other forms they stay. Call after
-       * the coefficients are evaluated: with the field they are the
-       * largest part of the data (3D: 3 numbers a point).
+       * Free what update_quadrature_points kept for evaluate_coefficient()
+       * where the kernels do not read it: with GeometryStorage::field
+       * (FEEvaluation::quadrature_point() computes the points from the
+       * field) each cell's node positions on the host, from which
+       * evaluate_coefficient() interpolates the points on the device chunk
+       * by chunk; with the other forms the stored points stay. Call after
+       * the coefficients are evaluated.
        */
       void release_quadrature_points();
 
