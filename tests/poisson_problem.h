@@ -162,7 +162,110 @@ namespace Poisson
                          const AffineConstraints<double> &constraints,
                          const bool                       ball,
                          const double                     tolerance,
-                         Result                          &result);
+                         Result                          &result)
+  {
+    const MPI_Comm comm = dof_handler.get_communicator();
+    Timer          timer;
+    result.operator_geometry =
+        GPU::to_string(system.get_matrix_free().get_geometry_storage());
+    if (!mg_data.p_coarsening || degree == 1)
+    {
+      const unsigned int finest = preconditioner.n_levels() - 1;
+      if (mg_data.precision == GPU::MultigridData::Precision::double_precision)
+        result.transfer_steps =
+            preconditioner.template get_transfer<double>().get_setup_timer();
+      else
+        result.transfer_steps =
+            preconditioner.template get_transfer<float>().get_setup_timer();
+      result.level_geometry = GPU::to_string(
+          mg_data.precision == GPU::MultigridData::Precision::double_precision
+              ? preconditioner.template get_level_operator<double>(finest)
+                    .get_matrix_free()
+                    .get_geometry_storage()
+              : preconditioner.template get_level_operator<float>(finest)
+                    .get_matrix_free()
+                    .get_geometry_storage());
+    }
+
+    // Right-hand side on the device: f = dim pi^2 u on the cube, 1 on the
+    // ball.
+    timer.restart();
+    GPU::Vector<double> u, f, r;
+    system.initialize_dof_vector(u);
+    system.initialize_dof_vector(f);
+    system.initialize_dof_vector(r);
+    system.get_matrix_free().cell_loop(
+        GPU::SourceCell<dim, degree, PoissonSource<dim>>{{ball}}, f, f);
+    system.get_matrix_free().set_constrained_values(0., f);
+    GPU::Device::synchronize();
+    result.setup_rhs = Utilities::MPI::max(timer.wall_time(), comm);
+
+    // Solve from zero.
+    const double  f_norm = f.l2_norm();
+    SolverControl control(200, tolerance * f_norm);
+    control.log_history(false);
+    control.log_result(false);
+    SolverCG<GPU::Vector<double>> cg(control);
+    MPI_Barrier(comm);
+    timer.restart();
+    try
+    {
+      cg.solve(system, u, f, preconditioner);
+    }
+    catch (const SolverControl::NoConvergence &)
+    {
+      // Reported through the residual and the iteration count.
+    }
+    GPU::Device::synchronize();
+    result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
+    result.iterations = control.last_step();
+
+    system.vmult(r, u);
+    r.sadd(-1., 1., f);
+    result.residual = r.l2_norm() / f_norm;
+
+    // One V-cycle, median of several.
+    {
+      std::vector<double> cycles;
+      for (unsigned int i = 0; i < 5; ++i)
+      {
+        MPI_Barrier(comm);
+        timer.restart();
+        preconditioner.vmult(r, f);
+        GPU::Device::synchronize();
+        cycles.push_back(Utilities::MPI::max(timer.wall_time(), comm));
+      }
+      std::sort(cycles.begin(), cycles.end());
+      result.v_cycle = cycles[cycles.size() / 2];
+    }
+    const auto device_memory = GPU::Device::memory_info();
+    result.device_in_use     = device_memory.second - device_memory.first;
+    result.memory            = system.memory_consumption() +
+                    preconditioner.memory_consumption() +
+                    3 * u.memory_consumption();
+
+    if (!ball)
+    {
+      IndexSet relevant;
+      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+      LinearAlgebra::distributed::Vector<double> solution(
+          dof_handler.locally_owned_dofs(), relevant, comm);
+      u.copy_locally_owned_data_to(solution);
+      constraints.distribute(solution);
+      solution.update_ghost_values();
+      Vector<float> cell_errors(
+          dof_handler.get_triangulation().n_active_cells());
+      VectorTools::integrate_difference(mapping,
+                                        dof_handler,
+                                        solution,
+                                        ExactSolution<dim>(),
+                                        cell_errors,
+                                        QGauss<dim>(degree + 2),
+                                        VectorTools::L2_norm);
+      result.l2_error = VectorTools::compute_global_error(
+          dof_handler.get_triangulation(), cell_errors, VectorTools::L2_norm);
+    }
+  }
 
   // Solve on the (refined) triangulation @p tria, with MappingQ(degree) on
   // the ball, to a relative residual of @p tolerance; a non-empty
@@ -297,119 +400,6 @@ namespace Poisson
     return result;
   }
 
-  template <int dim, int degree, typename System, typename Preconditioner>
-  void solve_and_measure(const System                    &system,
-                         const Preconditioner            &preconditioner,
-                         const GPU::MultigridData        &mg_data,
-                         const Mapping<dim>              &mapping,
-                         const DoFHandler<dim>           &dof_handler,
-                         const AffineConstraints<double> &constraints,
-                         const bool                       ball,
-                         const double                     tolerance,
-                         Result                          &result)
-  {
-    const MPI_Comm comm = dof_handler.get_communicator();
-    Timer          timer;
-    result.operator_geometry =
-        GPU::to_string(system.get_matrix_free().get_geometry_storage());
-    if (!mg_data.p_coarsening || degree == 1)
-    {
-      const unsigned int finest = preconditioner.n_levels() - 1;
-      if (mg_data.precision == GPU::MultigridData::Precision::double_precision)
-        result.transfer_steps =
-            preconditioner.template get_transfer<double>().get_setup_timer();
-      else
-        result.transfer_steps =
-            preconditioner.template get_transfer<float>().get_setup_timer();
-      result.level_geometry = GPU::to_string(
-          mg_data.precision == GPU::MultigridData::Precision::double_precision
-              ? preconditioner.template get_level_operator<double>(finest)
-                    .get_matrix_free()
-                    .get_geometry_storage()
-              : preconditioner.template get_level_operator<float>(finest)
-                    .get_matrix_free()
-                    .get_geometry_storage());
-    }
-
-    // Right-hand side on the device: f = dim pi^2 u on the cube, 1 on the
-    // ball.
-    timer.restart();
-    GPU::Vector<double> u, f, r;
-    system.initialize_dof_vector(u);
-    system.initialize_dof_vector(f);
-    system.initialize_dof_vector(r);
-    system.get_matrix_free().cell_loop(
-        GPU::SourceCell<dim, degree, PoissonSource<dim>>{{ball}}, f, f);
-    system.get_matrix_free().set_constrained_values(0., f);
-    GPU::Device::synchronize();
-    result.setup_rhs = Utilities::MPI::max(timer.wall_time(), comm);
-
-    // Solve from zero.
-    const double  f_norm = f.l2_norm();
-    SolverControl control(200, tolerance * f_norm);
-    control.log_history(false);
-    control.log_result(false);
-    SolverCG<GPU::Vector<double>> cg(control);
-    MPI_Barrier(comm);
-    timer.restart();
-    try
-    {
-      cg.solve(system, u, f, preconditioner);
-    }
-    catch (const SolverControl::NoConvergence &)
-    {
-      // Reported through the residual and the iteration count.
-    }
-    GPU::Device::synchronize();
-    result.solve      = Utilities::MPI::max(timer.wall_time(), comm);
-    result.iterations = control.last_step();
-
-    system.vmult(r, u);
-    r.sadd(-1., 1., f);
-    result.residual = r.l2_norm() / f_norm;
-
-    // One V-cycle, median of several.
-    {
-      std::vector<double> cycles;
-      for (unsigned int i = 0; i < 5; ++i)
-      {
-        MPI_Barrier(comm);
-        timer.restart();
-        preconditioner.vmult(r, f);
-        GPU::Device::synchronize();
-        cycles.push_back(Utilities::MPI::max(timer.wall_time(), comm));
-      }
-      std::sort(cycles.begin(), cycles.end());
-      result.v_cycle = cycles[cycles.size() / 2];
-    }
-    const auto device_memory = GPU::Device::memory_info();
-    result.device_in_use     = device_memory.second - device_memory.first;
-    result.memory            = system.memory_consumption() +
-                    preconditioner.memory_consumption() +
-                    3 * u.memory_consumption();
-
-    if (!ball)
-    {
-      IndexSet relevant;
-      DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-      LinearAlgebra::distributed::Vector<double> solution(
-          dof_handler.locally_owned_dofs(), relevant, comm);
-      u.copy_locally_owned_data_to(solution);
-      constraints.distribute(solution);
-      solution.update_ghost_values();
-      Vector<float> cell_errors(
-          dof_handler.get_triangulation().n_active_cells());
-      VectorTools::integrate_difference(mapping,
-                                        dof_handler,
-                                        solution,
-                                        ExactSolution<dim>(),
-                                        cell_errors,
-                                        QGauss<dim>(degree + 2),
-                                        VectorTools::L2_norm);
-      result.l2_error = VectorTools::compute_global_error(
-          dof_handler.get_triangulation(), cell_errors, VectorTools::L2_norm);
-    }
-  }
 } // namespace Poisson
 
 #endif
