@@ -19,12 +19,15 @@
 # 16 CPU ranks), multigrid-options (coarse CG and AMG, Jacobi smoothing,
 # p-coarsening), multigrid-geometry (stored Jacobians against the
 # automatic geometry), multigrid-large (the largest Q2 problems),
-# poisson (applications/poisson, the README's main job),
+# poisson poisson-mps (applications/poisson, the README's main job, on one
+# rank and on RANKS=16 ranks sharing the GPU through MPS),
 # setup (the set-up split of multigrid_solve and helmholtz), ceed ceed-cpu
 # (the CEED benchmark problems BP1-BP6 on the GPU and on 16 CPU ranks),
 # cpu-vs-gpu cpu-vs-gpu-cpu (each provided operation, Q1-Q8, on the GPU and
 # on 16 CPU ranks; OPERATIONS picks some), time-to-solution
 # time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs),
+# time-to-solution-mps (the same, helmholtz at 5.7e7 and multigrid_solve
+# at 1.2e8 DoFs on RANKS=16 ranks sharing the GPU through MPS),
 # element-integration element-integration-cpu (element matrices, CSR
 # assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks)
 # element-integration-strategies (per point against reference tensor on
@@ -59,6 +62,20 @@ bench() { # name, settings...
   prm "$@"
   "$app/bin/operator_throughput" "$name.prm" --device=cuda > "$out/$name.txt" 2>&1
   echo "$name: rc=$? $(grep -c DoFs/s "$out/$name.txt") rows"
+}
+
+# An MPS daemon of our own, so that ranks sharing the GPU run their kernels
+# at the same time instead of taking turns; stopped on exit.
+mps_start() {
+  export CUDA_MPS_PIPE_DIRECTORY=$work/mps CUDA_MPS_LOG_DIRECTORY=$work/mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d || { echo "no MPS: nvidia-cuda-mps-control failed"; return 1; }
+  trap mps_stop EXIT
+}
+mps_stop() {
+  echo quit | nvidia-cuda-mps-control 2>/dev/null
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  trap - EXIT
 }
 
 for step in "$@"; do
@@ -201,6 +218,34 @@ for step in "$@"; do
           -e 's/^set Write VTU .*/set Write VTU = false/' "$app/elasticity.prm" > e.prm
       $launch "$app/bin/elasticity" e.prm --device=$device > "$out/time_to_solution_elasticity_$backend.txt" 2>&1
       echo "$step elasticity: rc=$?" ;;
+    time-to-solution-mps)
+      # The same problems, helmholtz (Q3 cube, 5.7e7 DoFs) and
+      # multigrid_solve (Q2 with a in the kernels, Q4; 1.18e8 DoFs) on RANKS
+      # ranks sharing the GPU through MPS: deal.II's set-up split by ranks.
+      n=${RANKS:-16}
+      mps_start || continue
+      # Unbound: a rank's set-up threads use the cores other ranks leave.
+      launch="mpirun -np $n --bind-to none"
+      sed -e 's/^set Initial refinements .*/set Initial refinements = 6/' \
+          -e 's/^set Cycles .*/set Cycles = 1/' -e 's/^set Backend .*/set Backend = gpu/' \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/poisson.prm" > p.prm
+      $launch "$app/bin/poisson" p.prm --device=cuda > "$out/time_to_solution_poisson_mps$n.txt" 2>&1
+      echo "$step poisson: rc=$?"
+      sed -e 's/^set Refinements .*/set Refinements = 5/' -e 's/^set Backend .*/set Backend = gpu/' \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/elasticity.prm" > e.prm
+      $launch "$app/bin/elasticity" e.prm --device=cuda > "$out/time_to_solution_elasticity_mps$n.txt" 2>&1
+      echo "$step elasticity: rc=$?"
+      sed -e 's/^set Refinements .*/set Refinements = 7/' -e 's/^set Backend .*/set Backend = gpu/' \
+          -e 's/^set Write VTU .*/set Write VTU = false/' "$app/helmholtz.prm" > h.prm
+      $launch "$app/bin/helmholtz" h.prm --device=cuda > "$out/time_to_solution_helmholtz_mps$n.txt" 2>&1
+      echo "$step helmholtz: rc=$?"
+      for args in "--degree=2 --refinements=7 --coefficient=kernel" "--degree=4 --refinements=6"; do
+        name=time_to_solution_mg_q${args:9:1}_mps$n
+        $launch "$app/bin/multigrid_solve" $args --device=cuda > "$out/$name.txt" 2>&1
+        echo "$step multigrid_solve $args: rc=$?"
+        mv multigrid_solve.csv "$out/$name.csv"
+      done
+      mps_stop ;;
     multigrid-large)
       # The largest Q2 problems: the uniform ball refined 7 times (1.2e8
       # DoFs, one rank), and refined once more inside |x| < 0.62 (3.2e8
@@ -360,6 +405,16 @@ for step in "$@"; do
           -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm
       "$app/bin/poisson" p.prm --device=cuda > "$out/poisson.txt" 2>&1
       echo "poisson: rc=$?" ;;
+    poisson-mps)
+      # The main job as contrib/run_main.sh runs it: RANKS=16 ranks sharing
+      # the GPU through MPS.
+      n=${RANKS:-16}
+      mps_start || continue
+      sed -e 's/^set Initial refinements .*/set Initial refinements = 3/' \
+          -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm
+      mpirun -np $n --bind-to none "$app/bin/poisson" p.prm --device=cuda > "$out/poisson_mps$n.txt" 2>&1
+      echo "poisson-mps: rc=$?"
+      mps_stop ;;
     *) echo "unknown step $step" ;;
   esac
 done

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <new>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace dealii
 {
@@ -34,7 +35,25 @@ namespace dealii
         int          device_id   = -1;
         unsigned int n_sms       = 1;
         std::string  device_name;
+        // Ranks of this node on the same device, and whether an MPS
+        // control daemon runs: without it their kernels take turns.
+        int  ranks_sharing = 1;
+        bool mps           = false;
       };
+
+#ifdef DEAL_II_GPU_WITH_CUDA
+      // The daemon's control pipe, where CUDA's clients look for it.
+      bool mps_daemon_running()
+      {
+        const char       *dir = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+        const std::string control =
+            std::string(dir != nullptr && *dir != '\0' ? dir
+                                                       : "/tmp/nvidia-mps") +
+            "/control";
+        struct stat info;
+        return stat(control.c_str(), &info) == 0;
+      }
+#endif
 
       DeviceState &state()
       {
@@ -79,8 +98,11 @@ namespace dealii
           const int n_devices = count_cuda_devices();
           AssertThrow(n_devices > 0,
                       ExcCudaNotAvailable("no CUDA device is visible"));
-          s.device_id =
-              internal::node_rank_and_size(communicator).first % n_devices;
+          const auto node = internal::node_rank_and_size(communicator);
+          s.device_id     = node.first % n_devices;
+          s.ranks_sharing = node.second / n_devices +
+                            (s.device_id < node.second % n_devices ? 1 : 0);
+          s.mps = s.ranks_sharing > 1 && mps_daemon_running();
           DEAL_II_GPU_CUDA_CHECK(cudaSetDevice(s.device_id));
           cudaDeviceProp properties;
           DEAL_II_GPU_CUDA_CHECK(
@@ -211,6 +233,15 @@ namespace dealii
             << state().device_id << ", " << std::fixed << std::setprecision(1)
             << memory.second / 1073741824. << " GiB, " << state().n_sms
             << " SMs)";
+        if (state().ranks_sharing > 1)
+        {
+          out << ", shared by " << state().ranks_sharing << " ranks ";
+          if (state().mps)
+            out << "through MPS";
+          else
+            out << "without MPS (their kernels take turns: start "
+                   "nvidia-cuda-mps-control -d, doc/user-guide.md)";
+        }
       }
       else
         out << "host (CPU, one MPI rank per core, unvectorized deal.II build)";

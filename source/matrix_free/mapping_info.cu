@@ -11,6 +11,7 @@
 #include <deal.II/fe/mapping_q.h>
 
 #include "../base/pinned_buffer.h"
+#include "cell_support_points.h"
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -38,20 +39,6 @@ namespace dealii
 
       namespace
       {
-        // The tensor product of @p points_1d, x fastest. Built as a
-        // tensor-product rule (not from the list of points) so that MappingQ
-        // evaluates itself there by sum factorization, and by a copy where
-        // the points are its own support points (Gauss-Lobatto): without,
-        // FEValues costs O(k^6) a cell at MappingQ(k).
-        template <int dim>
-        Quadrature<dim>
-        tensor_product_points(const std::vector<Point<1>> &points_1d)
-        {
-          return Quadrature<dim>(Quadrature<1>(
-              points_1d,
-              std::vector<double>(points_1d.size(), 1. / points_1d.size())));
-        }
-
         // The Lagrange polynomials on points_1d at the quadrature points
         // ([q * n_points_1d + i]), their derivatives, and their means over
         // the points (for the cell centers), on the device.
@@ -95,19 +82,25 @@ namespace dealii
         // numbered in the order the cells first touch them and `nodes` lists
         // each cell's. Each cell's nodes are its own DoFs (also on hanging
         // faces and Dirichlet boundaries), so the field reproduces every
-        // cell's mapping; a node that two cells place differently means a
-        // mapping that is not continuous, which is refused. The positions
-        // are computed on the setup threads, the nodes numbered after.
-        // @p positions keeps each cell's nodes' positions (lexicographic,
-        // dim numbers each). It and the local indices are left
-        // uninitialized until the set-up threads fill them: zeroing gigabytes
-        // on one thread first would cost seconds.
+        // cell's mapping. The first cell (lowest index) at a node places it,
+        // as one pass over the cells in order would, so that the threads
+        // give the same field as one. A node that another cell places
+        // differently means a mapping that is not continuous, which is
+        // refused; deal.II's MappingQ is continuous by construction, so only
+        // other mappings are checked, which needs every cell's positions.
+        // With @p keep_positions (or the check) @p positions keeps each
+        // cell's nodes' positions (lexicographic, dim numbers each), else it
+        // is left empty: at 1e8 DoFs it would take 10 GB. Large arrays are
+        // left uninitialized until the set-up threads fill them: zeroing
+        // gigabytes on one thread first would cost seconds.
         template <int dim, typename Number>
         void build_geometry_field(const Mapping<dim>              &mapping,
                                   const DoFInfo<dim>              &dof_info,
                                   const std::vector<unsigned int> &order,
                                   const bool                 nodes_are_dofs,
-                                  std::vector<double>       &field,
+                                  const bool                 keep_positions,
+                                  std::unique_ptr<double[]> &field,
+                                  std::size_t               &field_size,
                                   std::vector<unsigned int> &nodes,
                                   std::vector<Number>       &centers,
                                   std::unique_ptr<double[]> &positions)
@@ -122,38 +115,54 @@ namespace dealii
           centers.resize(with_centers ? std::size_t(n_cells) * dim : 0);
           const unsigned int n_local =
               partitioner.locally_owned_size() + partitioner.n_ghost_indices();
-          field.assign(nodes_are_dofs ? std::size_t(n_local) * dim : 0, 0.);
+          field_size = nodes_are_dofs ? std::size_t(n_local) * dim : 0;
           nodes.resize(nodes_are_dofs ? 0 : std::size_t(n_cells) * n);
+          positions.reset();
           if (n_cells == 0)
+          {
+            field.reset(new double[field_size]());
             return;
+          }
+          // The placing cells write every entry a cell reads.
+          field.reset(new double[field_size]);
           const FE_Q<dim> &fe_q =
               dynamic_cast<const FE_Q<dim> &>(fe->base_element(0));
           std::vector<Point<1>> support_1d(fe_q.degree + 1);
           for (unsigned int i = 0; i <= fe_q.degree; ++i)
             support_1d[i][0] =
                 fe_q.get_unit_support_points()[dof_info.lexicographic[i]][0];
-          const Quadrature<dim> support_quadrature =
-              tensor_product_points<dim>(support_1d);
           // The cell DoF of each node (component 0): a table, since
           // component_to_system_index() searches linearly.
           std::vector<unsigned int> system_index(n);
           for (unsigned int i = 0; i < n; ++i)
             system_index[i] =
                 fe->component_to_system_index(0, dof_info.lexicographic[i]);
-          // Per cell: positions and local indices of its nodes.
-          positions.reset(new double[std::size_t(n_cells) * n * dim]);
+          const bool check = !CellSupportPoints<dim>::continuous(mapping);
+          if (keep_positions || check)
+            positions.reset(new double[std::size_t(n_cells) * n * dim]);
+
+          // f(begin, end) on chunks of cells on the set-up threads.
+          const auto for_cells = [&](const auto &f)
+          { parallel_for_chunks(n_cells, cell_grain, f); };
+
+          // The local index of each cell's nodes, and the first cell at
+          // each node.
+          constexpr unsigned int none = numbers::invalid_unsigned_int;
           const std::unique_ptr<unsigned int[]> local(
               new unsigned int[std::size_t(n_cells) * n]);
-          std::vector<double> tolerance(n_cells);
+          const std::unique_ptr<std::atomic<unsigned int>[]> first_cell(
+              new std::atomic<unsigned int>[n_local]);
           parallel_for_chunks(
-              n_cells,
-              cell_grain,
+              n_local,
+              1u << 16,
               [&](const std::size_t begin, const std::size_t end)
               {
-                FEValues<dim>                        fe_values(mapping,
-                                        fe_q,
-                                        support_quadrature,
-                                        update_quadrature_points);
+                for (std::size_t l = begin; l < end; ++l)
+                  first_cell[l].store(none, std::memory_order_relaxed);
+              });
+          for_cells(
+              [&](const std::size_t begin, const std::size_t end)
+              {
                 std::vector<types::global_dof_index> indices(
                     fe->n_dofs_per_cell());
                 for (std::size_t c = begin; c < end; ++c)
@@ -163,78 +172,37 @@ namespace dealii
                     cell->get_mg_dof_indices(indices);
                   else
                     cell->get_active_or_mg_dof_indices(indices);
-                  fe_values.reinit(
-                      typename Triangulation<dim>::cell_iterator(cell));
-                  tolerance[c] = 1e-10 * cell->diameter();
-                  Point<dim> center;
                   for (unsigned int i = 0; i < n; ++i)
                   {
                     const types::global_dof_index g = indices[system_index[i]];
                     AssertThrow(partitioner.in_local_range(g) ||
                                     partitioner.is_ghost_entry(g),
                                 ExcInternalError());
-                    local[c * n + i]    = partitioner.global_to_local(g);
-                    const Point<dim> &x = fe_values.quadrature_point(i);
-                    for (unsigned int d = 0; d < dim; ++d)
-                      positions[(c * n + i) * dim + d] = x[d];
-                    center += x;
+                    const unsigned int l = partitioner.global_to_local(g);
+                    local[c * n + i]     = l;
+                    auto        &first   = first_cell[l];
+                    unsigned int seen = first.load(std::memory_order_relaxed);
+                    while (c < seen && !first.compare_exchange_weak(
+                                           seen,
+                                           static_cast<unsigned int>(c),
+                                           std::memory_order_relaxed))
+                    {
+                    }
                   }
-                  center /= n;
-                  for (unsigned int d = 0; d < dim && with_centers; ++d)
-                    centers[c * dim + d] = center[d];
-                }
-              });
-          // The first cell to reach a node (the lowest index) places it
-          // and, without nodes_are_dofs, numbers it: what one pass over the
-          // cells in order would do, here in three passes on the threads.
-          constexpr unsigned int none = numbers::invalid_unsigned_int;
-          std::vector<std::atomic<unsigned int>> first_cell(n_local);
-          parallel_for_chunks(
-              n_local,
-              1u << 16,
-              [&](const std::size_t begin, const std::size_t end)
-              {
-                for (std::size_t l = begin; l < end; ++l)
-                  first_cell[l].store(none, std::memory_order_relaxed);
-              });
-          // f(c, i) for every node i of every cell c, on the threads.
-          const auto for_each_cell_node = [&](const auto &f)
-          {
-            parallel_for_chunks(
-                n_cells,
-                cell_grain,
-                [&](const std::size_t begin, const std::size_t end)
-                {
-                  for (std::size_t c = begin; c < end; ++c)
-                    for (unsigned int i = 0; i < n; ++i)
-                      f(c, i);
-                });
-          };
-          for_each_cell_node(
-              [&](const std::size_t c, const unsigned int i)
-              {
-                auto        &first = first_cell[local[c * n + i]];
-                unsigned int seen  = first.load(std::memory_order_relaxed);
-                while (c < seen && !first.compare_exchange_weak(
-                                       seen,
-                                       static_cast<unsigned int>(c),
-                                       std::memory_order_relaxed))
-                {
                 }
               });
           const auto places = [&](const std::size_t c, const unsigned int i) {
             return first_cell[local[c * n + i]].load(
                        std::memory_order_relaxed) == c;
           };
+
           // Node numbers: the local index, or the count of nodes placed by
           // earlier cells plus the position among this cell's.
           std::vector<unsigned int> node_offset(nodes_are_dofs ? 0 : n_cells);
           std::vector<unsigned int> node_of_local(nodes_are_dofs ? 0 : n_local);
           if (!nodes_are_dofs)
           {
-            parallel_for_chunks(
-                n_cells,
-                cell_grain,
+            for_cells(
                 [&](const std::size_t begin, const std::size_t end)
                 {
                   for (std::size_t c = begin; c < end; ++c)
@@ -247,54 +215,84 @@ namespace dealii
             unsigned int n_nodes = 0;
             for (std::size_t c = 0; c < n_cells; ++c)
               n_nodes += std::exchange(node_offset[c], n_nodes);
-            field.resize(std::size_t(n_nodes) * dim);
+            field_size = std::size_t(n_nodes) * dim;
+            field.reset(new double[field_size]);
           }
-          parallel_for_chunks(
-              n_cells,
-              cell_grain,
+
+          // The positions, each node's written by the cell that places it.
+          std::vector<double> tolerance(check ? n_cells : 0);
+          for_cells(
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                CellSupportPoints<dim> support(mapping, support_1d);
+                AssertDimension(support.size(), n);
+                std::vector<double> x(std::size_t(n) * dim);
+                for (std::size_t c = begin; c < end; ++c)
+                {
+                  const typename Triangulation<dim>::cell_iterator cell(
+                      cells[order[c]]);
+                  support.get(cell, x.data());
+                  if (check)
+                    tolerance[c] = 1e-10 * cell->diameter();
+                  if (positions)
+                    std::copy(
+                        x.begin(), x.end(), positions.get() + c * n * dim);
+                  Point<dim>   center;
+                  unsigned int next = nodes_are_dofs ? 0 : node_offset[c];
+                  for (unsigned int i = 0; i < n; ++i)
+                  {
+                    for (unsigned int d = 0; d < dim; ++d)
+                      center[d] += x[i * dim + d];
+                    if (!places(c, i))
+                      continue;
+                    const unsigned int l    = local[c * n + i];
+                    const unsigned int node = nodes_are_dofs ? l : next++;
+                    if (!nodes_are_dofs)
+                      node_of_local[l] = node;
+                    for (unsigned int d = 0; d < dim; ++d)
+                      field[std::size_t(node) * dim + d] = x[i * dim + d];
+                  }
+                  for (unsigned int d = 0; d < dim && with_centers; ++d)
+                    centers[c * dim + d] = center[d] / n;
+                }
+              });
+          if (nodes_are_dofs && !check)
+            return;
+
+          // Each cell's node list, and where other mappings are checked:
+          // every other cell at a node must place it at the same point.
+          for_cells(
               [&](const std::size_t begin, const std::size_t end)
               {
                 for (std::size_t c = begin; c < end; ++c)
-                {
-                  unsigned int next = nodes_are_dofs ? 0 : node_offset[c];
                   for (unsigned int i = 0; i < n; ++i)
-                    if (places(c, i))
-                    {
-                      const unsigned int l    = local[c * n + i];
-                      const unsigned int node = nodes_are_dofs ? l : next++;
-                      if (!nodes_are_dofs)
-                        node_of_local[l] = node;
-                      for (unsigned int d = 0; d < dim; ++d)
-                        field[std::size_t(node) * dim + d] =
-                            positions[(c * n + i) * dim + d];
-                    }
-                }
-              });
-          // Every other cell at a node must place it at the same point.
-          for_each_cell_node(
-              [&](const std::size_t c, const unsigned int i)
-              {
-                const unsigned int l    = local[c * n + i];
-                const unsigned int node = nodes_are_dofs ? l : node_of_local[l];
-                if (!nodes_are_dofs)
-                  nodes[c * n + i] = node;
-                const double *x = &positions[(c * n + i) * dim];
-                for (unsigned int d = 0; d < dim; ++d)
-                  if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
-                      tolerance[c])
                   {
-                    Point<dim> point;
-                    for (unsigned int e = 0; e < dim; ++e)
-                      point[e] = x[e];
-                    std::ostringstream message;
-                    message << "GeometryStorage::field with a mapping that is "
+                    const unsigned int l = local[c * n + i];
+                    const unsigned int node =
+                        nodes_are_dofs ? l : node_of_local[l];
+                    if (!nodes_are_dofs)
+                      nodes[c * n + i] = node;
+                    if (!check)
+                      continue;
+                    const double *x = &positions[(c * n + i) * dim];
+                    for (unsigned int d = 0; d < dim; ++d)
+                      if (std::abs(field[std::size_t(node) * dim + d] - x[d]) >
+                          tolerance[c])
+                      {
+                        Point<dim> point;
+                        for (unsigned int e = 0; e < dim; ++e)
+                          point[e] = x[e];
+                        std::ostringstream message;
+                        message
+                            << "GeometryStorage::field with a mapping that is "
                                "not continuous between cells: the cells next "
                                "to the support point "
                             << point
                             << " map it to different places; use "
                                "GeometryStorage::points or jacobians";
-                    AssertThrow(false,
-                                ExcNotSupportedByMatrixFree(message.str()));
+                        AssertThrow(false,
+                                    ExcNotSupportedByMatrixFree(message.str()));
+                      }
                   }
               });
         }
@@ -530,7 +528,8 @@ namespace dealii
         if (from_field)
         {
           timer.start("geometry field");
-          std::vector<double>       host_field;
+          std::unique_ptr<double[]> host_field;
+          std::size_t               field_size = 0;
           std::vector<unsigned int> host_nodes;
           std::vector<Number>       host_centers;
           // The cell kernels take the DoF indices as nodes where the data
@@ -540,11 +539,18 @@ namespace dealii
                                order,
                                dof_info.n_components == 1 &&
                                    dof_info.n_hanging_cells == 0,
+                               store_points,
                                host_field,
+                               field_size,
                                host_nodes,
                                host_centers,
                                field_positions);
-          geometry_field.copy_from(host_field);
+          geometry_field.resize(field_size);
+          if (field_size > 0)
+            Memory::copy_to_backend(geometry_field.backend(),
+                                    geometry_field.data(),
+                                    host_field.get(),
+                                    field_size * sizeof(double));
           geometry_indices.copy_from(host_nodes);
           cell_centers.copy_from(host_centers);
           if (store_points && n_cells > 0)
@@ -655,8 +661,6 @@ namespace dealii
         const unsigned int n_support    = Utilities::pow(n_support_1d, dim);
         const std::vector<Point<1>> points_1d =
             QGaussLobatto<1>(n_support_1d).get_points();
-        const Quadrature<dim> support_quadrature =
-            tensor_product_points<dim>(points_1d);
         Array<double> shape_values_1d, shape_derivatives_1d, shape_means_1d,
             weights_double;
         lagrange_matrices(points_1d,
@@ -683,16 +687,12 @@ namespace dealii
               cell_grain,
               [&](const std::size_t begin, const std::size_t end)
               {
-                FEValues<dim> fe_values(
-                    mapping, fe, support_quadrature, update_quadrature_points);
-                bool affine = affine_cells;
+                CellSupportPoints<dim> support(mapping, points_1d);
+                bool                   affine = affine_cells;
                 for (std::size_t b = begin; b < end; ++b)
                 {
-                  fe_values.reinit(cell_of(first + b));
-                  for (unsigned int i = 0; i < n_support; ++i)
-                    for (unsigned int d = 0; d < dim; ++d)
-                      host_X[(b * n_support + i) * dim + d] =
-                          fe_values.quadrature_point(i)[d];
+                  support.get(cell_of(first + b),
+                              host_X.data() + b * n_support * dim);
                   affine = affine &&
                            is_affine<dim>(host_X.data() + b * n_support * dim,
                                           n_support_1d,

@@ -653,6 +653,10 @@ namespace dealii
         const auto mark = [&](std::atomic<types::global_dof_index> &entry,
                               const types::global_dof_index         value)
         {
+          // Most DoFs are met by several cells: a load spares the locked
+          // exchange of those already marked.
+          if (entry.load(std::memory_order_relaxed) == value)
+            return;
           const auto old = entry.exchange(value, std::memory_order_relaxed);
           if (old != unset && old != value)
             inconsistent = true;

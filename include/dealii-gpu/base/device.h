@@ -82,7 +82,9 @@ namespace dealii
 
       /**
        * A line describing the backend, e.g. "cuda: NVIDIA H100 80GB HBM3
-       * (79.1 GiB, 132 SMs)" or "host (CPU, unvectorized build)".
+       * (79.1 GiB, 132 SMs)" or "host (CPU, unvectorized build)". Where
+       * several ranks of a node share the device it says so, and whether
+       * an MPS daemon lets their kernels run at the same time.
        */
       static std::string description();
 
