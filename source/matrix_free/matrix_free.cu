@@ -334,7 +334,9 @@ namespace dealii
                         quadrature,
                         geometry_storage,
                         (additional_data.mapping_update_flags &
-                         update_quadrature_points) != 0,
+                         update_quadrature_points) != 0 &&
+                            (geometry_storage != GeometryStorage::field ||
+                             additional_data.keep_points_for_coefficients),
                         setup_timer);
       }
       catch (const ExcNotSupportedByMatrixFree &)

@@ -107,6 +107,33 @@ TEST(GeometryStorage, FieldKeepsNoDevicePointsForTheCoefficients)
                ExcMessage);
 }
 
+// Where only the kernels need the points (MatrixFreeOperator), the field
+// keeps no host positions at all: evaluate_coefficient() then says why it
+// cannot run instead of computing anything.
+TEST(GeometryStorage, FieldWithoutPointsForTheCoefficients)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  tria.refine_global(1);
+  const FE_Q<3> fe(2);
+  DoFHandler<3> dof_handler(tria);
+  dof_handler.distribute_dofs(fe);
+  AffineConstraints<double> constraints;
+  constraints.close();
+  GPU::MatrixFree<3, double>::AdditionalData data(
+      update_gradients | update_JxW_values | update_quadrature_points);
+  data.geometry                     = GPU::GeometryStorage::field;
+  data.keep_points_for_coefficients = false;
+  GPU::MatrixFree<3, double> matrix_free;
+  matrix_free.reinit(
+      MappingQ<3>(2), dof_handler, constraints, QGauss<1>(3), data);
+  EXPECT_EQ(matrix_free.get_geometry_storage(), GPU::GeometryStorage::field);
+  GPU::Array<double> values;
+  EXPECT_THROW(matrix_free.evaluate_coefficient(
+                   [](const Point<3> &p) { return p[0]; }, values),
+               ExcMessage);
+}
+
 TEST(GeometryStorage, NamesRoundTrip)
 {
   for (const auto g : {GPU::GeometryStorage::jacobians,

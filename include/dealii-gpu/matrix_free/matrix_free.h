@@ -360,6 +360,12 @@ namespace dealii
         GeometryStorage geometry;
         /** One thread per quadrature point or per cell (see CellThreads). */
         CellThreads cell_threads = CellThreads::automatic;
+        /** With GeometryStorage::field and update_quadrature_points: keep
+         * each cell's node positions on the host for evaluate_coefficient()
+         * until release_quadrature_points(). false where only the kernels
+         * need the points (they interpolate them from the field): at Q2 81
+         * bytes a DoF less at the set-up's peak. */
+        bool keep_points_for_coefficients = true;
       };
 
       MatrixFree() = default;

@@ -147,10 +147,11 @@ namespace dealii
               additional_data.overlap_communication_computation,
               additional_data.geometry);
           data.cell_threads = additional_data.cell_threads;
+          // The kernels compute the points from the mapping field: no host
+          // copies of them, not even for the set-up.
+          data.keep_points_for_coefficients = false;
           matrix_free.reinit(
               mapping, dof_handler, constraints, quadrature, data);
-          // The kernels compute the points from the mapping field.
-          matrix_free.release_quadrature_points();
           setup_timer = matrix_free.get_setup_timer();
         }
         else
