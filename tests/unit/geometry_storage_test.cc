@@ -48,6 +48,23 @@ namespace
                        data);
     return matrix_free.get_geometry_storage();
   }
+  // A refined unit cube with FE_Q(degree) and no constraints.
+  struct CubeDoFs
+  {
+    CubeDoFs(const unsigned int refinements, const unsigned int degree)
+        : fe(degree), dof_handler(tria)
+    {
+      GridGenerator::hyper_cube(tria);
+      tria.refine_global(refinements);
+      dof_handler.distribute_dofs(fe);
+      constraints.close();
+    }
+
+    Triangulation<3>          tria;
+    FE_Q<3>                   fe;
+    DoFHandler<3>             dof_handler;
+    AffineConstraints<double> constraints;
+  };
 } // namespace
 
 TEST(GeometryStorage, AutomaticTakesTheFieldWhereOneThreadPerCellRunsIt)
@@ -67,15 +84,10 @@ TEST(GeometryStorage, AutomaticTakesTheFieldWhereOneThreadPerCellRunsIt)
 
 TEST(GeometryStorage, FieldKeepsNoDevicePointsForTheCoefficients)
 {
-  Triangulation<3> tria;
-  GridGenerator::hyper_cube(tria);
-  tria.refine_global(2);
-  const FE_Q<3> fe(1);
-  DoFHandler<3> dof_handler(tria);
-  dof_handler.distribute_dofs(fe);
-  AffineConstraints<double> constraints;
-  constraints.close();
-  const auto build =
+  const CubeDoFs cube(2, 1);
+  const auto    &dof_handler = cube.dof_handler;
+  const auto    &constraints = cube.constraints;
+  const auto     build =
       [&](GPU::MatrixFree<3, double> &matrix_free, const UpdateFlags extra)
   {
     GPU::MatrixFree<3, double>::AdditionalData data(update_gradients |
@@ -112,21 +124,14 @@ TEST(GeometryStorage, FieldKeepsNoDevicePointsForTheCoefficients)
 // cannot run instead of computing anything.
 TEST(GeometryStorage, FieldWithoutPointsForTheCoefficients)
 {
-  Triangulation<3> tria;
-  GridGenerator::hyper_cube(tria);
-  tria.refine_global(1);
-  const FE_Q<3> fe(2);
-  DoFHandler<3> dof_handler(tria);
-  dof_handler.distribute_dofs(fe);
-  AffineConstraints<double> constraints;
-  constraints.close();
+  const CubeDoFs                             cube(1, 2);
   GPU::MatrixFree<3, double>::AdditionalData data(
       update_gradients | update_JxW_values | update_quadrature_points);
   data.geometry                     = GPU::GeometryStorage::field;
   data.keep_points_for_coefficients = false;
   GPU::MatrixFree<3, double> matrix_free;
   matrix_free.reinit(
-      MappingQ<3>(2), dof_handler, constraints, QGauss<1>(3), data);
+      MappingQ<3>(2), cube.dof_handler, cube.constraints, QGauss<1>(3), data);
   EXPECT_EQ(matrix_free.get_geometry_storage(), GPU::GeometryStorage::field);
   GPU::Array<double> values;
   EXPECT_THROW(matrix_free.evaluate_coefficient(
