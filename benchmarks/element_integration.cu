@@ -8,7 +8,7 @@
 //   element_integration [--backend=gpu|cpu] [--dim=3] [--degrees=1,2,3,4]
 //     [--element=q|dgq] [--refinements=3,4] [--repeat=3] [--csv=file.csv]
 //     [--mesh=ball|cube] [--strategy=automatic|points|tensor]
-//     [--cells-per-thread=0]
+//     [--cells-per-team=0] [--threads-per-cell=0] [--points-per-chunk=0]
 //     [--forms=laplace,elasticity,mass,convection-diffusion]
 //
 // Forms: laplace (a(x) grad u, grad v); elasticity (2 mu(x) eps(u),
@@ -71,7 +71,9 @@ namespace
     std::string               element          = "q";
     std::string               mesh             = "ball";
     std::string               strategy         = "automatic";
-    unsigned int              cells_per_thread = 0;
+    unsigned int              cells_per_team   = 0;
+    unsigned int              threads_per_cell = 0;
+    unsigned int              points_per_chunk = 0;
     std::vector<unsigned int> refinements{3, 4};
     unsigned int              repeat = 3;
     std::string               csv    = "element_integration.csv";
@@ -222,7 +224,9 @@ namespace
       data.strategy = Data::Strategy::quadrature_points;
     else if (options.strategy == "tensor")
       data.strategy = Data::Strategy::reference_tensor;
-    data.cells_per_thread = options.cells_per_thread;
+    data.cells_per_team   = options.cells_per_team;
+    data.threads_per_cell = options.threads_per_cell;
+    data.points_per_chunk = options.points_per_chunk;
     double t0             = now();
     integrator.reinit(mapping, dof, quadrature, data);
     row.strategy = integrator.template uses_reference_tensor<Operation>()
@@ -510,8 +514,12 @@ main(int argc, char **argv)
       options.mesh = value;
     else if (key == "--strategy")
       options.strategy = value;
-    else if (key == "--cells-per-thread")
-      options.cells_per_thread = Utilities::string_to_int(value);
+    else if (key == "--cells-per-team")
+      options.cells_per_team = Utilities::string_to_int(value);
+    else if (key == "--threads-per-cell")
+      options.threads_per_cell = Utilities::string_to_int(value);
+    else if (key == "--points-per-chunk")
+      options.points_per_chunk = Utilities::string_to_int(value);
     else if (key == "--refinements")
       options.refinements = parse_list(value);
     else if (key == "--repeat")

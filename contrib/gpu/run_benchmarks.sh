@@ -306,7 +306,7 @@ for step in "$@"; do
         for strategy in points tensor; do
           $app/bin/element_integration --backend=gpu --device=cuda \
             --mesh=cube --strategy=$strategy --forms=$1 --degrees=$2 \
-            --cells-per-thread=${CELLS_PER_THREAD:-0} \
+            --cells-per-team=${CELLS_PER_TEAM:-0} \
             --refinements=$3 --element=${4:-q} --dim=${5:-3} \
             --csv=strategies.csv >> "$out/element_integration_strategies.txt" 2>&1
           echo "$step $c $strategy: rc=$?"

@@ -52,9 +52,11 @@ namespace dealii
 
       // Cells per batch: element matrices of at most this many bytes.
       constexpr std::size_t batch_bytes = std::size_t(256) << 20;
-      // Team scratch for the chunk of quadrature points.
-      constexpr std::size_t chunk_bytes = 40 << 10;
-      constexpr std::size_t cell_grain  = 256;
+      // Element matrices: 8 quadrature points a chunk where the scratch
+      // stays within 100 KB (H100: 8 was faster than 4 and 16 at Q3, Q4).
+      constexpr unsigned int chunk_points = 8;
+      constexpr std::size_t  chunk_bytes  = 100 << 10;
+      constexpr std::size_t  cell_grain   = 256;
 
       // dst[pos[k]] += src[k] (outside the class: nvcc's extended lambdas).
       template <typename Number>
@@ -176,12 +178,15 @@ namespace dealii
       geometry_values.copy_from(g_values);
       geometry_gradients.copy_from(g_gradients);
       weights.copy_from(w);
-      choose_launch(additional_data);
-      strategy         = additional_data.strategy;
-      cells_per_thread = additional_data.cells_per_thread > 0
-                             ? additional_data.cells_per_thread
-                             : 8;
-      first_weight     = quadrature.weight(0);
+      choose_launch(additional_data, components);
+      strategy = additional_data.strategy;
+      // A multiple of 16, the cells of one MMA.
+      cells_per_team = (std::max(1u,
+                                 additional_data.cells_per_team > 0
+                                     ? additional_data.cells_per_team
+                                     : 128u) +
+                        15) /
+                       16 * 16;
       setup_reference_tensor(fe, quadrature);
       matrix_initialized = false;
 
@@ -314,36 +319,63 @@ namespace dealii
 
     template <int dim, int n_components, typename Number>
     void ElementIntegrator<dim, n_components, Number>::choose_launch(
-        const AdditionalData &data)
+        const AdditionalData             &data,
+        const std::vector<unsigned char> &components)
     {
       // The scratch size does not depend on the operation.
       using Kernel =
           internal::ElementMatrixKernel<dim, n_components, Number, int>;
-      const std::size_t per_point = Kernel::scratch_bytes(n_dofs, 1);
-      chunk                       = data.points_per_chunk > 0
-                                        ? data.points_per_chunk
-                                        : static_cast<unsigned int>(
-                        std::max<std::size_t>(1, chunk_bytes / per_point));
-      chunk                       = std::min(chunk, n_q);
-      AssertThrow(
-          Kernel::scratch_bytes(n_dofs, chunk) <= 200 * 1024,
-          ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
-                     " points a chunk need " +
-                     std::to_string(Kernel::scratch_bytes(n_dofs, chunk)) +
-                     " bytes of scratch memory, more than a thread "
-                     "block has."));
-      // Tiles of entries a thread sums: 1 x 1 for the smallest elements
-      // (enough threads), 2 x 2 up to 48 functions, else 4 x 4.
-      tile = n_dofs <= 16 ? 1 : (n_dofs <= 48 ? 2 : Kernel::max_tile);
-      const unsigned int n_tiles =
-          Utilities::pow((n_dofs + tile - 1) / tile, 2);
+      // Rows by component, each component's rows padded to a multiple of 16.
+      std::vector<unsigned int> row_of(n_dofs), dof_of;
+      for (unsigned int c = 0; c < n_components; ++c)
+      {
+        for (unsigned int i = 0; i < n_dofs; ++i)
+          if (components[i] == c)
+          {
+            row_of[i] = dof_of.size();
+            dof_of.push_back(i);
+          }
+        while (dof_of.size() % 16 != 0)
+          dof_of.push_back(n_dofs);
+      }
+      n_rows = dof_of.size();
+      ld_u   = Kernel::leading_dimension(n_rows);
+      ld_w   = Kernel::leading_dimension(Kernel::padded_columns(n_dofs));
+      row_of_dof.copy_from(row_of);
+      dof_of_row.copy_from(dof_of);
+      const std::size_t geometry  = Kernel::scratch_bytes(ld_u, ld_w, 0, n_q);
+      const std::size_t per_point = Kernel::scratch_bytes(ld_u, ld_w, 1, 0);
+      chunk =
+          data.points_per_chunk > 0
+              ? data.points_per_chunk
+              : static_cast<unsigned int>(std::clamp<std::size_t>(
+                    (chunk_bytes - std::min(chunk_bytes, geometry)) / per_point,
+                    1,
+                    chunk_points));
+      chunk                     = std::min(chunk, n_q);
+      const std::size_t scratch = Kernel::scratch_bytes(ld_u, ld_w, chunk, n_q);
+      AssertThrow(scratch <= 200 * 1024,
+                  ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
+                             " points a chunk need " + std::to_string(scratch) +
+                             " bytes of scratch memory, more than a thread "
+                             "block has."));
+      // A warp a 32 x 32 block of the element matrix, at most 8 warps
+      // (the kernel takes about 130-170 registers a thread).
       if (data.threads_per_cell > 0)
         team_size = data.threads_per_cell;
       else
-        team_size = std::clamp((n_tiles + 31) / 32 * 32, 32u, 256u);
-      AssertThrow(team_size >= 1 && team_size <= 1024,
+        team_size = 32 * std::min(Kernel::n_blocks(n_rows, n_dofs), 8u);
+      AssertThrow(team_size >= 32 && team_size <= 1024 && team_size % 32 == 0,
                   ExcMessage("ElementIntegrator: " + std::to_string(team_size) +
-                             " threads a cell."));
+                             " threads a cell (a multiple of 32 up to "
+                             "1024)."));
+      // Assembly: a thread for each tile of 1, 2 x 2 or 4 x 4 entries (up
+      // to 16, 48 and more functions), 32 to 256 threads.
+      const unsigned int tile = n_dofs <= 16 ? 1 : (n_dofs <= 48 ? 2 : 4);
+      assembly_team           = std::clamp(
+          (Utilities::pow((n_dofs + tile - 1) / tile, 2) + 31) / 32 * 32,
+          32u,
+          256u);
       const std::size_t matrix_bytes =
           std::size_t(n_dofs) * n_dofs * sizeof(Number);
       cells_per_batch = data.cells_per_batch > 0
@@ -663,9 +695,9 @@ namespace dealii
              weights.memory_consumption() +
              support_points.memory_consumption() +
              reference_tensor.memory_consumption() +
-             base_index.memory_consumption() +
-             geometry_tensors.memory_consumption() +
-             cell_keys.memory_consumption() + cell_lines.memory_consumption() +
+             base_index.memory_consumption() + row_of_dof.memory_consumption() +
+             dof_of_row.memory_consumption() + cell_keys.memory_consumption() +
+             cell_lines.memory_consumption() +
              line_offsets.memory_consumption() +
              line_keys.memory_consumption() +
              line_weights.memory_consumption() +

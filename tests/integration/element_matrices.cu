@@ -89,8 +89,10 @@ check(const std::string     &name,
       const Operation       &operation,
       const Form            &form,
       const double           tolerance,
-      const bool             keep_geometry = true,
-      const bool             per_point     = false)
+      const bool             keep_geometry    = true,
+      const bool             per_point        = false,
+      const unsigned int     threads_per_cell = 0,
+      const unsigned int     points_per_chunk = 0)
 {
   GPU::ElementIntegrator<dim, n_comp, Number> integrator;
   using Data =
@@ -100,6 +102,8 @@ check(const std::string     &name,
   data.keep_geometry   = keep_geometry;
   if (per_point)
     data.strategy = Data::Strategy::quadrature_points;
+  data.threads_per_cell = threads_per_cell;
+  data.points_per_chunk = points_per_chunk;
   integrator.reinit(mapping, dof, quadrature, data);
   const unsigned int  n = integrator.dofs_per_cell();
   FEValues<dim>       fe_values(mapping,
@@ -206,18 +210,33 @@ hypercube_cases()
     DoFHandler<dim> dof(tria);
     dof.distribute_dofs(fe);
     const QGauss<dim> quad(k + 1);
-    check<dim, 1, double>(
-        "Laplace a(x) Q" + std::to_string(k),
-        mapping,
-        dof,
-        quad,
-        GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+    const auto        form =
         [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
-        {
-          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
-                 v.shape_grad(j, q);
-        },
-        1e-12);
+    {
+      return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+             v.shape_grad(j, q);
+    };
+    check<dim, 1, double>("Laplace a(x) Q" + std::to_string(k),
+                          mapping,
+                          dof,
+                          quad,
+                          GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+                          form,
+                          1e-12);
+    // One warp for all blocks of the matrix (a pass each on the GPU) and
+    // chunks that do not divide the points.
+    if (k == 3)
+      check<dim, 1, double>("Laplace a(x) Q3, one warp, 5 points a chunk",
+                            mapping,
+                            dof,
+                            quad,
+                            GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+                            form,
+                            1e-12,
+                            true,
+                            false,
+                            32,
+                            5);
   }
   {
     FE_Q<dim>       fe(2);

@@ -32,6 +32,8 @@
 #include "../meshes.h"
 #include "../tests.h"
 #include "loads.h"
+#include <cmath>
+#include <string>
 
 template <int dim>
 double
@@ -283,9 +285,17 @@ run(const std::string &name,
     HostVector solution(owned, MPI_COMM_WORLD);
     gx.copy_locally_owned_data_to(solution);
     solution -= x;
-    deallog << name << " CG + Jacobi: " << control.last_step()
-            << " iterations (deal.II on Trilinos: " << control_ref.last_step()
-            << "), solutions "
+    // Within one: the counts can flip with the order of the roundings in
+    // the element matrices (host loops, tensor cores, FEValues).
+    const int difference =
+        int(control.last_step()) - int(control_ref.last_step());
+    deallog << name << " CG + Jacobi: iterations "
+            << (std::abs(difference) <= 1
+                    ? std::string("as deal.II's on Trilinos (within one)")
+                    : std::to_string(control.last_step()) +
+                          ", deal.II's on Trilinos " +
+                          std::to_string(control_ref.last_step()))
+            << ", solutions "
             << (solution.linfty_norm() < 1e-8 * x.linfty_norm() ? "agree"
                                                                 : "DIFFER")
             << std::endl;

@@ -3,9 +3,11 @@
 #ifndef dealii_gpu_integration_element_integrator_h
 #define dealii_gpu_integration_element_integrator_h
 
+#include <dealii-gpu/base/device.h>
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/parallel.h>
 #include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/integration/assembly_kernel.h>
 #include <dealii-gpu/integration/element_kernels.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 #include <dealii-gpu/lac/vector.h>
@@ -48,22 +50,26 @@ namespace dealii
      * How it runs, two strategies (AdditionalData::strategy):
      * - quadrature points (any cell, any operation): one team of threads
      *   per cell. In chunks of quadrature points the team computes the
-     *   Jacobians, applies the operation to every trial function at every
-     *   point of the chunk, and adds the chunk's part of every entry (one
-     *   thread per entry, in parts over the chunks). Chunk length and team
-     *   size are chosen from the element size.
+     *   Jacobians and applies the operation to every trial function at
+     *   every point of the chunk; the matrix is then a product summed over
+     *   the points, which on the GPU (double) runs on the FP64 tensor
+     *   cores, each warp holding a 32 x 32 block of the matrix over all
+     *   points. Chunk length and team size are chosen from the element
+     *   size.
      * - reference tensor (affine cells: simplices, or parallelograms and
      *   parallelepipeds under a degree-1 mapping; an operation that says
      *   uses_quadrature_points = false, so it is one linear map on the
      *   cell): A = G : K, the cell's geometry tensor G (the operation
      *   applied once to each value and reference derivative, one thread a
      *   cell) contracted with the base element's reference tensor K,
-     *   precomputed once, one thread an entry: (1 + dim)^2 products an
-     *   entry instead of (1 + dim) per quadrature point.
+     *   precomputed once: (1 + dim)^2 products an entry instead of
+     *   (1 + dim) per quadrature point. One kernel: a team computes G of
+     *   AdditionalData::cells_per_team cells into shared memory, then the
+     *   contraction, a matrix product (cells x entries) = G K for one
+     *   component, which on the GPU (double) runs on the FP64 tensor
+     *   cores.
      * The automatic choice takes the reference tensor wherever it applies:
      * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md).
-     * Each thread of the contraction computes one entry of
-     * AdditionalData::cells_per_thread cells.
      */
     template <int dim, int n_components = 1, typename Number = double>
     class ElementIntegrator
@@ -74,10 +80,12 @@ namespace dealii
         /** Cells whose element matrices are held at once (0: automatic,
          *  at most about 256 MB of matrices). */
         unsigned int cells_per_batch = 0;
-        /** Threads per cell (0: automatic). */
+        /** Threads per cell of the element matrices, a multiple of 32
+         *  (0: automatic, a warp for each 32 x 32 block of the matrix, at
+         *  most 8 warps). */
         unsigned int threads_per_cell = 0;
-        /** Quadrature points per chunk (0: automatic, from a scratch
-         *  budget of 40 KB). */
+        /** Quadrature points per chunk (0: automatic, 8 or fewer to keep
+         *  the scratch within 100 KB). */
         unsigned int points_per_chunk = 0;
         enum class Strategy
         {
@@ -88,9 +96,10 @@ namespace dealii
         /** How element matrices are computed (see the class); an explicit
          *  reference_tensor throws where it does not apply. */
         Strategy strategy = Strategy::automatic;
-        /** Reference tensor: cells whose entry (i, j) one thread computes
-         *  (0: automatic, 8). */
-        unsigned int cells_per_thread = 0;
+        /** Reference tensor: at most this many cells a team of threads,
+         *  rounded up to a multiple of 16, fewer where a batch would give
+         *  less than 8 teams a multiprocessor (0: automatic, 128). */
+        unsigned int cells_per_team = 0;
         /** Keep every cell's mapping support points on the device after
          *  reinit(), so that assemble() runs on the device alone (true:
          *  where they take at most an eighth of the free device memory,
@@ -275,8 +284,10 @@ namespace dealii
       void check_batch(const char        *function,
                        const unsigned int first,
                        const unsigned int n) const;
-      // Automatic team size and chunk length.
-      void choose_launch(const AdditionalData &data);
+      // The element-matrix rows, automatic team size and chunk length;
+      // components[i]: DoF i's component.
+      void choose_launch(const AdditionalData             &data,
+                         const std::vector<unsigned char> &components);
       // Whether all cells are affine, and K (where one base element).
       void setup_reference_tensor(const FiniteElement<dim> &fe,
                                   const Quadrature<dim>    &quadrature);
@@ -290,27 +301,30 @@ namespace dealii
       const DoFHandler<dim> *dof_handler = nullptr;
       unsigned int           level       = numbers::invalid_unsigned_int;
       std::vector<typename DoFHandler<dim>::cell_iterator> cells;
-      std::vector<Point<dim>>           geometry_support_points;
-      unsigned int                      n_dofs          = 0;
-      unsigned int                      n_q             = 0;
-      unsigned int                      n_geometry      = 0;
-      unsigned int                      cells_per_batch = 1;
-      unsigned int                      team_size       = 32;
-      unsigned int                      chunk           = 1;
-      unsigned int                      tile            = 1;
+      std::vector<Point<dim>> geometry_support_points;
+      unsigned int            n_dofs          = 0;
+      unsigned int            n_q             = 0;
+      unsigned int            n_geometry      = 0;
+      unsigned int            cells_per_batch = 1;
+      unsigned int            team_size       = 32;
+      unsigned int            assembly_team   = 32;
+      unsigned int            chunk           = 1;
+      // Rows of the element-matrix product: by component, each padded to 16
+      // (see internal::ElementMatrixKernel), and the scratch row strides.
+      unsigned int                      n_rows = 0, ld_u = 0, ld_w = 0;
+      Array<unsigned int>               row_of_dof;
+      Array<unsigned int>               dof_of_row;
       typename AdditionalData::Strategy strategy =
           AdditionalData::Strategy::automatic;
 
       // The reference-tensor strategy: whether all cells are affine, K
       // [a][b][k][l] over the base element's functions k, l, each DoF's
       // base function, and the batch's G.
-      unsigned int          cells_per_thread = 8;
-      bool                  affine           = false;
-      double                first_weight     = 1;
-      unsigned int          n_base           = 0;
-      Array<Number>         reference_tensor;
-      Array<unsigned int>   base_index;
-      mutable Array<Number> geometry_tensors;
+      unsigned int        cells_per_team = 128;
+      bool                affine         = false;
+      unsigned int        n_base         = 0;
+      Array<Number>       reference_tensor;
+      Array<unsigned int> base_index;
 
       // Reference data: [q][i], [q][i][d], [i], [q][k], [q][k][d], [q].
       Array<Number>         shape_values;
@@ -398,16 +412,20 @@ namespace dealii
                     shape_values.data(),
                     shape_gradients.data(),
                     shape_components.data(),
+                    row_of_dof.data(),
+                    dof_of_row.data(),
                     n_q,
                     n_dofs,
                     chunk,
-                    tile,
+                    n_rows,
+                    ld_u,
+                    ld_w,
                     matrices.data()};
       parallel_for_teams<TeamKernels::one_per_block>(
           "ElementIntegrator (element matrices)",
           n,
           TeamShape{team_size, 1, 1},
-          Kernel::scratch_bytes(n_dofs, chunk),
+          Kernel::scratch_bytes(ld_u, ld_w, chunk, n_q),
           kernel);
       timer.stop();
     }
@@ -421,31 +439,32 @@ namespace dealii
         const unsigned int n,
         Number            *matrices) const
     {
-      using GeometryKernel =
-          internal::GeometryTensorKernel<dim, n_components, Number, Operation>;
+      using Kernel =
+          internal::ReferenceTensorKernel<dim, n_components, Number, Operation>;
       timer.start("element matrices");
-      if (geometry_tensors.size() < std::size_t(n) * GeometryKernel::stride)
-        geometry_tensors.resize(std::size_t(cells_per_batch) *
-                                GeometryKernel::stride);
-      const GeometryKernel geometry_kernel{operation,
-                                           point_geometry(points),
-                                           first_weight,
-                                           geometry_tensors.data()};
-      parallel_for("ElementIntegrator (geometry tensors)", n, geometry_kernel);
-      const internal::ReferenceTensorKernel<dim, n_components, Number>
-                        contraction{geometry_tensors.data(),
-                      reference_tensor.data(),
-                      shape_components.data(),
-                      base_index.data(),
-                      n_dofs,
-                      n_base,
-                      n,
-                      cells_per_thread,
-                      matrices};
-      const std::size_t groups = (n + cells_per_thread - 1) / cells_per_thread;
-      parallel_for("ElementIntegrator (reference tensor)",
-                   groups * n_dofs * n_dofs,
-                   contraction);
+      const unsigned int team = Kernel::team_size(n_dofs);
+      // Fewer cells a team (a multiple of 16) where the batch would give
+      // less than 8 teams a multiprocessor.
+      const unsigned int per_team = std::min(
+          cells_per_team,
+          std::max(16u,
+                   (n / (8 * Device::n_multiprocessors()) + 15) / 16 * 16));
+      const Kernel kernel{operation,
+                          point_geometry(points),
+                          reference_tensor.data(),
+                          shape_components.data(),
+                          base_index.data(),
+                          n_dofs,
+                          n_base,
+                          n,
+                          per_team,
+                          matrices};
+      parallel_for_teams<TeamKernels::one_per_block>(
+          "ElementIntegrator (reference tensor)",
+          (n + per_team - 1) / per_team,
+          TeamShape{team, 1, 1},
+          Kernel::scratch_bytes(per_team),
+          kernel);
       timer.stop();
     }
 
@@ -576,7 +595,7 @@ namespace dealii
         parallel_for_teams<TeamKernels::one_per_block>(
             "ElementIntegrator (assembly)",
             n,
-            TeamShape{team_size, 1, 1},
+            TeamShape{assembly_team, 1, 1},
             sizeof(Number),
             kernel);
         timer.stop();

@@ -1,5 +1,5 @@
-// The team kernels of GPU::ElementIntegrator: element matrices, element
-// vectors, and their assembly with constraints.
+// The team kernels of GPU::ElementIntegrator that compute element matrices
+// and element vectors (their assembly: assembly_kernel.h).
 #ifndef dealii_gpu_integration_element_kernels_h
 #define dealii_gpu_integration_element_kernels_h
 
@@ -17,24 +17,6 @@ namespace dealii
   {
     namespace internal
     {
-      /** Binary search for @p key in the sorted keys[begin, end). */
-      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
-      find_sorted(const unsigned int *keys,
-                  unsigned int        begin,
-                  unsigned int        end,
-                  const unsigned int  key)
-      {
-        while (begin < end)
-        {
-          const unsigned int middle = begin + (end - begin) / 2;
-          if (keys[middle] < key)
-            begin = middle + 1;
-          else
-            end = middle;
-        }
-        return begin;
-      }
-
       /**
        * The geometry of one quadrature point of a cell from the cell's
        * mapping support points: J^{-T} (dim * dim), JxW and the point
@@ -71,6 +53,39 @@ namespace dealii
                 J[d][e] += Xd * dN[e];
             }
           }
+          store(J, x, weights[q], g);
+        }
+
+        /**
+         * As compute() with weight 1 on an affine cell of a degree-1
+         * geometry (simplex: vertices 0..dim; parallelogram or
+         * parallelepiped: vertices 0 and 2^e), from dim + 1 vertices only:
+         * column e of J is vertex e + 1 or 2^e less vertex 0; the point is
+         * vertex 0.
+         */
+        DEAL_II_GPU_HOST_DEVICE void compute_affine(const unsigned int cell,
+                                                    Number            *g) const
+        {
+          const double *X =
+              support_points + std::size_t(cell) * n_geometry * dim;
+          double J[dim][dim], x[dim];
+          for (unsigned int d = 0; d < dim; ++d)
+            x[d] = X[d];
+          for (unsigned int e = 0; e < dim; ++e)
+          {
+            const unsigned int v = n_geometry == dim + 1 ? e + 1 : 1u << e;
+            for (unsigned int d = 0; d < dim; ++d)
+              J[d][e] = X[v * dim + d] - x[d];
+          }
+          store(J, x, 1., g);
+        }
+
+        /** J^{-T}, |det J| weight and the point x into g. */
+        DEAL_II_GPU_HOST_DEVICE static void store(const double (&J)[dim][dim],
+                                                  const double (&x)[dim],
+                                                  const double weight,
+                                                  Number      *g)
+        {
           double inv[dim][dim];
           double det;
           if constexpr (dim == 2)
@@ -101,7 +116,7 @@ namespace dealii
           for (unsigned int d = 0; d < dim; ++d)
             for (unsigned int e = 0; e < dim; ++e)
               g[d * dim + e] = Number(inv[e][d]);
-          g[dim * dim] = Number((det < 0 ? -det : det) * weights[q]);
+          g[dim * dim] = Number((det < 0 ? -det : det) * weight);
           for (unsigned int d = 0; d < dim; ++d)
             g[dim * dim + 1 + d] = Number(x[d]);
         }
@@ -127,8 +142,63 @@ namespace dealii
       };
 
       /**
+       * D += A B for one 16 x 8 x 4 MMA in double on the FP64 tensor cores,
+       * called by all 32 lanes of a warp; lane = 4 g + t: a0 and a1 hold
+       * A[g][t] and A[g + 8][t], b holds B[t][g], d holds D[g][2 t + 0, 1]
+       * and D[g + 8][2 t + 0, 1] (PTX's fragments of m16n8k4.f64). Hopper
+       * (sm_90) has the instruction; sm_80 runs it as two 8 x 8 x 4 MMAs,
+       * which on Hopper have half the rate.
+       */
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+      mma_16x8x4([[maybe_unused]] const double a0,
+                 [[maybe_unused]] const double a1,
+                 [[maybe_unused]] const double b,
+                 [[maybe_unused]] double (&d)[4])
+      {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+            "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+            : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+            : "d"(a0), "d"(a1), "d"(b));
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+            "{%0, %1}, {%2}, {%3}, {%0, %1};"
+            : "+d"(d[0]), "+d"(d[1])
+            : "d"(a0), "d"(b));
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+            "{%0, %1}, {%2}, {%3}, {%0, %1};"
+            : "+d"(d[2]), "+d"(d[3])
+            : "d"(a1), "d"(b));
+#endif
+      }
+
+      /** Whether ElementMatrixKernel runs on the FP64 tensor cores in this
+       *  compilation (CUDA, sm_80 and later, double). */
+      template <typename Number>
+      DEAL_II_GPU_HOST_DEVICE constexpr bool element_matrices_on_tensor_cores()
+      {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        return std::is_same_v<Number, double>;
+#else
+        return false;
+#endif
+      }
+
+      /**
        * The team functor of ElementIntegrator::compute_element_matrices():
-       * one cell a team, quadrature points in chunks.
+       * one cell a team, quadrature points in chunks. The element matrix
+       * is a product summed over the points, A = sum_q U_q^T W_q: U[q][a][r]
+       * holds the value (a = 0) and the physical gradient (a = 1..dim) of
+       * the function of row r, W[q][c][a][j] what the operation submits for
+       * trial function j in component c (value, gradient) times JxW; a is
+       * padded to 4, the depth of one MMA, so one point is one MMA step.
+       * Rows are ordered by component and each component's rows padded to
+       * 16, so that the rows of one MMA share a component (hence W_c).
+       * On the tensor cores each warp keeps a 32 x 32 block of A in
+       * registers over all points (passes over the blocks where the team
+       * has fewer warps than blocks, the points' data computed again a
+       * pass); elsewhere (host, float) the team adds each chunk's sums into
+       * A, one thread an entry.
        */
       template <int dim, int n_comp, typename Number, typename Operation>
       struct ElementMatrixKernel
@@ -138,20 +208,49 @@ namespace dealii
         const Number              *shape_values;
         const Number              *shape_gradients;
         const unsigned char       *components;
+        const unsigned int        *row_of_dof; // r of DoF i
+        const unsigned int        *dof_of_row; // i of row r (n_dofs: padding)
         unsigned int               n_q, n_dofs, chunk;
-        // Entries a thread adds up: tile x tile (at most max_tile).
-        unsigned int tile;
-        Number      *matrices;
+        unsigned int               n_rows;     // multiple of 16
+        unsigned int               ld_u, ld_w; // row strides of U and W
+        Number                    *matrices;
 
-        static constexpr unsigned int max_tile = 4;
+        static constexpr unsigned int n_a = 4;
         static constexpr unsigned int geometry_stride =
             PointGeometry<dim, Number>::stride;
+        static_assert(1 + dim <= n_a, "one MMA step a point");
 
-        static std::size_t scratch_bytes(const unsigned int n_dofs,
-                                         const unsigned int chunk)
+        /** Columns: n_dofs padded to 8. */
+        DEAL_II_GPU_HOST_DEVICE static unsigned int
+        padded_columns(const unsigned int n_dofs)
         {
-          return sizeof(Number) * chunk *
-                 (geometry_stride + n_dofs * (dim + n_comp * (1 + dim)));
+          return (n_dofs + 7) / 8 * 8;
+        }
+
+        /** A row stride >= n that is 8 modulo 16 doubles, so that the four
+         *  rows an MMA fragment reads fall on different shared-memory
+         *  banks. */
+        static unsigned int leading_dimension(const unsigned int n)
+        {
+          return (n + 7) / 16 * 16 + 8;
+        }
+
+        /** U and W of @p chunk points, the geometry of all n_q points. */
+        static std::size_t scratch_bytes(const unsigned int ld_u,
+                                         const unsigned int ld_w,
+                                         const unsigned int chunk,
+                                         const unsigned int n_q)
+        {
+          return sizeof(Number) *
+                 (chunk * n_a * (ld_u + n_comp * ld_w) + n_q * geometry_stride);
+        }
+
+        /** Blocks of 32 x 32 entries (4 x 4 MMAs) of A. */
+        DEAL_II_GPU_HOST_DEVICE static unsigned int
+        n_blocks(const unsigned int n_rows, const unsigned int n_dofs)
+        {
+          return ((n_rows / 16 + 1) / 2) *
+                 ((padded_columns(n_dofs) / 8 + 3) / 4);
         }
 
         DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
@@ -159,117 +258,180 @@ namespace dealii
           using Evaluator         = PointEvaluator<dim, n_comp, Number>;
           using Geometry          = PointGeometry<dim, Number>;
           const unsigned int cell = team.team_index();
-          Number            *geo  = team.scratch<Number>();
-          // Per point qc of the chunk, the function index fastest (adjacent
-          // threads touch adjacent words): physical gradients [qc][d][j],
-          // then the operation's submitted values [qc][c][j] and gradients
-          // [qc][c][d][j], times JxW.
-          Number         *grads  = geo + chunk * geometry_stride;
-          Number         *values = grads + n_dofs * chunk * dim;
-          Number         *fluxes = values + n_dofs * chunk * n_comp;
-          Number         *A  = matrices + std::size_t(cell) * n_dofs * n_dofs;
-          const Operation op = operation;
-          // Entries in tiles of tile x tile, rows i = ib + n_ib a and
-          // columns j = jb + n_jb b: each loaded gradient and flux serves a
-          // whole row or column of the tile (register reuse).
-          const unsigned int n_tile = (n_dofs + tile - 1) / tile;
+          Number            *U    = team.scratch<Number>();
+          Number            *W    = U + chunk * n_a * ld_u;
+          Number            *geo  = W + chunk * n_comp * n_a * ld_w;
+          Number            *A = matrices + std::size_t(cell) * n_dofs * n_dofs;
+          const Operation    op  = operation;
+          constexpr bool     mma = element_matrices_on_tensor_cores<Number>();
 
-          for (unsigned int q0 = 0; q0 < n_q; q0 += chunk)
+          // Padding (rows, columns, a = 1 + dim in 2D) is never written and
+          // stays zero.
+          team.for_each<false>(chunk * n_a * (ld_u + n_comp * ld_w),
+                               [&](const unsigned int k) { U[k] = 0; });
+          // The geometry of every point once, all threads at a time.
+          team.for_each<false>(
+              n_q,
+              [&](const unsigned int q)
+              { geometry.compute(cell, q, geo + q * geometry_stride); });
+
+          // Blocks of 16 rows and of 8 columns.
+          const unsigned int n_rb    = n_rows / 16;
+          const unsigned int n_cb    = padded_columns(n_dofs) / 8;
+          const unsigned int n_warps = team.team_shape().size() / 32;
+          const unsigned int n_block = n_blocks(n_rows, n_dofs);
+          const unsigned int n_passes =
+              mma ? (n_block + n_warps - 1) / n_warps : 1;
+
+          for (unsigned int pass = 0; pass < n_passes; ++pass)
           {
-            const unsigned int nq = n_q - q0 < chunk ? n_q - q0 : chunk;
-            team.for_each<false>(
-                nq,
-                [&](const unsigned int qc) {
-                  geometry.compute(cell, q0 + qc, geo + qc * geometry_stride);
-                });
-            team.barrier<false>();
+            // A warp's 32 x 32 entries: 2 x 4 MMAs of 16 x 8.
+            [[maybe_unused]] double       acc[2][4][4] = {};
+            [[maybe_unused]] unsigned int rb0 = 0, cb0 = 0, comp[2] = {};
+            [[maybe_unused]] bool         active = false;
+#ifdef __CUDA_ARCH__
+            [[maybe_unused]] const unsigned int lane = threadIdx.x % 32;
+            if constexpr (mma)
+            {
+              const unsigned int block = pass * n_warps + threadIdx.x / 32;
+              active                   = block < n_block;
+              const unsigned int n_bc  = (n_cb + 3) / 4;
+              rb0                      = active ? block / n_bc * 2 : 0;
+              cb0                      = active ? block % n_bc * 4 : 0;
+              if constexpr (n_comp > 1)
+                for (unsigned int rb = 0; rb < 2; ++rb)
+                  comp[rb] = rb0 + rb < n_rb
+                                 ? components[dof_of_row[(rb0 + rb) * 16]]
+                                 : 0;
+            }
+#endif
+            for (unsigned int q0 = 0; q0 < n_q; q0 += chunk)
+            {
+              const unsigned int nq = n_q - q0 < chunk ? n_q - q0 : chunk;
+              team.barrier<false>();
 
-            team.for_each<false>(
-                n_dofs * nq,
-                [&](const unsigned int e)
-                {
-                  const unsigned int     qc = e / n_dofs;
-                  const unsigned int     j  = e - qc * n_dofs;
-                  const unsigned int     q  = q0 + qc;
-                  const Number          *g  = geo + qc * geometry_stride;
-                  Tensor<1, dim, Number> grad;
-                  const Number          *ref =
-                      shape_gradients + (std::size_t(q) * n_dofs + j) * dim;
-                  for (unsigned int d = 0; d < dim; ++d)
+              team.for_each<false>(
+                  n_dofs * nq,
+                  [&](const unsigned int e)
                   {
-                    grad[d] = Geometry::physical(g, ref, d);
-                    grads[(qc * dim + d) * n_dofs + j] = grad[d];
-                  }
-                  Evaluator phi(Geometry::point(g),
-                                components[j],
-                                shape_values[std::size_t(q) * n_dofs + j],
-                                grad);
-                  op(phi, 0u);
-                  const Number jxw = g[dim * dim];
-                  for (unsigned int c = 0; c < n_comp; ++c)
-                  {
-                    values[(qc * n_comp + c) * n_dofs + j] =
-                        phi.submitted_value_component(c) * jxw;
+                    const unsigned int qc = e / n_dofs;
+                    const unsigned int j  = e - qc * n_dofs;
+                    const unsigned int q  = q0 + qc;
+                    const Number      *g  = geo + q * geometry_stride;
+                    const Number      *ref =
+                        shape_gradients + (std::size_t(q) * n_dofs + j) * dim;
+                    Number      *u = U + qc * n_a * ld_u + row_of_dof[j];
+                    const Number value =
+                        shape_values[std::size_t(q) * n_dofs + j];
+                    Tensor<1, dim, Number> grad;
+                    u[0] = value;
                     for (unsigned int d = 0; d < dim; ++d)
-                      fluxes[((qc * n_comp + c) * dim + d) * n_dofs + j] =
-                          phi.submitted_gradient_component(c, d) * jxw;
-                  }
-                });
-            team.barrier<false>();
+                    {
+                      grad[d]           = Geometry::physical(g, ref, d);
+                      u[(1 + d) * ld_u] = grad[d];
+                    }
+                    Evaluator phi(
+                        Geometry::point(g), components[j], value, grad);
+                    op(phi, 0u);
+                    const Number jxw = g[dim * dim];
+                    for (unsigned int c = 0; c < n_comp; ++c)
+                    {
+                      Number *w = W + (qc * n_comp + c) * n_a * ld_w + j;
+                      w[0]      = phi.submitted_value_component(c) * jxw;
+                      for (unsigned int d = 0; d < dim; ++d)
+                        w[(1 + d) * ld_w] =
+                            phi.submitted_gradient_component(c, d) * jxw;
+                    }
+                  });
+              team.barrier<false>();
 
-            team.for_each<false>(
-                n_tile * n_tile,
-                [&](const unsigned int t)
+              if constexpr (mma)
+              {
+#ifdef __CUDA_ARCH__
+                if (active)
                 {
-                  const unsigned int ib                      = t / n_tile;
-                  const unsigned int jb                      = t - ib * n_tile;
-                  Number             sum[max_tile][max_tile] = {};
+                  // Lane (g, t) = (lane / 4, lane % 4) reads rows 16 b + g
+                  // and 16 b + 8 + g, column 8 b + g, of derivative a = t.
+                  const unsigned int g = lane / 4, t = lane % 4;
                   for (unsigned int qc = 0; qc < nq; ++qc)
                   {
-                    const Number *shape =
-                        shape_values + std::size_t(q0 + qc) * n_dofs;
+                    const Number *u = U + (qc * n_a + t) * ld_u + g;
+                    double        a[2][2];
                     DEAL_II_GPU_UNROLL
-                    for (unsigned int a = 0; a < max_tile; ++a)
+                    for (unsigned int rb = 0; rb < 2; ++rb)
+                      for (unsigned int h = 0; h < 2; ++h)
+                        a[rb][h] =
+                            rb0 + rb < n_rb ? u[(rb0 + rb) * 16 + 8 * h] : 0.;
+                    double b[2][4];
+                    DEAL_II_GPU_UNROLL
+                    for (unsigned int rb = 0; rb < (n_comp == 1 ? 1 : 2); ++rb)
                     {
-                      const unsigned int i = ib + n_tile * a;
-                      if (a >= tile || i >= n_dofs)
-                        continue;
-                      const unsigned int c = components[i];
-                      Number             gi[dim];
-                      for (unsigned int d = 0; d < dim; ++d)
-                        gi[d] = grads[(qc * dim + d) * n_dofs + i];
-                      const Number  phi_i = shape[i];
-                      const Number *v     = values + (qc * n_comp + c) * n_dofs;
-                      const Number *f =
-                          fluxes + (qc * n_comp + c) * dim * n_dofs;
+                      const Number *w =
+                          W + ((qc * n_comp + comp[rb]) * n_a + t) * ld_w + g;
                       DEAL_II_GPU_UNROLL
-                      for (unsigned int b = 0; b < max_tile; ++b)
-                      {
-                        const unsigned int j = jb + n_tile * b;
-                        if (b >= tile || j >= n_dofs)
-                          continue;
-                        Number s = phi_i * v[j];
-                        for (unsigned int d = 0; d < dim; ++d)
-                          s += gi[d] * f[d * n_dofs + j];
-                        sum[a][b] += s;
-                      }
+                      for (unsigned int cb = 0; cb < 4; ++cb)
+                        b[rb][cb] = cb0 + cb < n_cb ? w[(cb0 + cb) * 8] : 0.;
                     }
-                  }
-                  DEAL_II_GPU_UNROLL
-                  for (unsigned int a = 0; a < max_tile; ++a)
                     DEAL_II_GPU_UNROLL
-                  for (unsigned int b = 0; b < max_tile; ++b)
-                  {
-                    const unsigned int i = ib + n_tile * a;
-                    const unsigned int j = jb + n_tile * b;
-                    if (a < tile && b < tile && i < n_dofs && j < n_dofs)
-                    {
-                      Number &entry = A[std::size_t(i) * n_dofs + j];
-                      entry         = q0 == 0 ? sum[a][b] : entry + sum[a][b];
-                    }
+                    for (unsigned int rb = 0; rb < 2; ++rb)
+                      DEAL_II_GPU_UNROLL
+                    for (unsigned int cb = 0; cb < 4; ++cb)
+                      mma_16x8x4(a[rb][0],
+                                 a[rb][1],
+                                 b[n_comp == 1 ? 0 : rb][cb],
+                                 acc[rb][cb]);
                   }
-                });
-            team.barrier<false>();
+                }
+#endif
+              }
+              else
+                team.for_each<false>(
+                    n_rows * n_dofs,
+                    [&](const unsigned int e)
+                    {
+                      const unsigned int r = e / n_dofs;
+                      const unsigned int j = e - r * n_dofs;
+                      const unsigned int i = dof_of_row[r];
+                      if (i >= n_dofs)
+                        return;
+                      const Number *w   = W + components[i] * n_a * ld_w + j;
+                      Number        sum = 0;
+                      for (unsigned int qc = 0; qc < nq; ++qc)
+                        for (unsigned int a = 0; a <= dim; ++a)
+                          sum += U[(qc * n_a + a) * ld_u + r] *
+                                 w[(qc * n_comp * n_a + a) * ld_w];
+                      Number &entry = A[std::size_t(i) * n_dofs + j];
+                      entry         = q0 == 0 ? sum : entry + sum;
+                    });
+            }
+
+#ifdef __CUDA_ARCH__
+            if constexpr (mma)
+              if (active)
+              {
+                const unsigned int g = lane / 4, t = lane % 4;
+                DEAL_II_GPU_UNROLL
+                for (unsigned int rb = 0; rb < 2; ++rb)
+                  DEAL_II_GPU_UNROLL
+                for (unsigned int h = 0; h < 2; ++h)
+                {
+                  const unsigned int r = (rb0 + rb) * 16 + 8 * h + g;
+                  const unsigned int i =
+                      rb0 + rb < n_rb ? dof_of_row[r] : n_dofs;
+                  if (i >= n_dofs)
+                    continue;
+                  DEAL_II_GPU_UNROLL
+                  for (unsigned int cb = 0; cb < 4; ++cb)
+                    DEAL_II_GPU_UNROLL
+                  for (unsigned int e = 0; e < 2; ++e)
+                  {
+                    const unsigned int j = (cb0 + cb) * 8 + 2 * t + e;
+                    if (j < n_dofs)
+                      A[std::size_t(i) * n_dofs + j] = acc[rb][cb][2 * h + e];
+                  }
+                }
+              }
+#endif
           }
         }
       };
@@ -380,36 +542,72 @@ namespace dealii
       };
 
       /**
-       * The first kernel of the reference-tensor strategy (affine cells,
-       * an operation constant on them), one thread a cell: the geometry
-       * tensor G[(c, a)][(c', b)], a and b over the value (0) and the
-       * reference derivatives (1..dim), such that the element matrix is
-       * A_ij = sum_ab G[(c_i, a)][(c_j, b)] K[a][b][k_i][k_j] with K the
-       * reference tensor of the base element. Column (c', b) of G is the
-       * operation applied to the function whose value is [b = 0] and whose
-       * physical gradient is J^{-T} e_b in component c', tested with the
-       * same transformation and times |det J|.
+       * The reference-tensor strategy (affine cells, an operation constant
+       * on them), one team for a tile of cells_per_team cells. First each
+       * cell's geometry tensor G[(c, a)][(c', b)], a and b over the value
+       * (0) and the reference derivatives (1..dim), one thread a cell, into
+       * the team's scratch: the element matrix is A_ij = sum_ab
+       * G[(c_i, a)][(c_j, b)] K[a][b][k_i][k_j] with K the reference tensor
+       * of the base element. Column (c', b) of G is the operation applied
+       * to the function whose value is [b = 0] and whose physical gradient
+       * is J^{-T} e_b in component c', tested with the same transformation
+       * and times |det J|. Then the contraction: each thread holds K of
+       * entries_per_thread entries in registers and computes them for its
+       * cells of the tile; adjacent threads write adjacent entries. (On the
+       * FP64 tensor cores, 16 cells an MMA, it was no faster on the H100
+       * at Q1 and 2-2.4 times slower at Q2 and 2D Q4: the kernel is bound
+       * by writing the matrices, not by arithmetic.)
        */
       template <int dim, int n_comp, typename Number, typename Operation>
-      struct GeometryTensorKernel
+      struct ReferenceTensorKernel
       {
         Operation                  operation;
         PointGeometry<dim, Number> geometry;
-        double                     first_weight;
-        Number                    *tensors;
+        const Number              *reference;  // K[a][b][k][l]
+        const unsigned char       *components; // c_i
+        const unsigned int        *base_index; // k_i
+        unsigned int               n_dofs, n_base, n_cells, cells_per_team;
+        Number                    *matrices;
 
         static constexpr unsigned int n_ab   = n_comp * (1 + dim);
         static constexpr unsigned int stride = n_ab * n_ab;
+        // Two entries and at most 128 threads: about 90 registers a thread,
+        // so that several teams share a multiprocessor (four entries and
+        // 256 threads took 156 registers, one team a multiprocessor).
+        static constexpr unsigned int entries_per_thread = 2;
+        static constexpr unsigned int max_team_size      = 128;
 
-        DEAL_II_GPU_HOST_DEVICE void operator()(const std::size_t cell) const
+        /** Groups of entries a thread computes, entry g + n_groups r of
+         *  group g for r < entries_per_thread. */
+        DEAL_II_GPU_HOST_DEVICE static unsigned int
+        n_groups(const unsigned int n_dofs)
+        {
+          return (n_dofs * n_dofs + entries_per_thread - 1) /
+                 entries_per_thread;
+        }
+
+        /** Threads a team: whole groups, at most max_team_size. */
+        static unsigned int team_size(const unsigned int n_dofs)
+        {
+          const unsigned int groups = n_groups(n_dofs);
+          return groups >= max_team_size ? max_team_size
+                                         : groups * (max_team_size / groups);
+        }
+
+        static std::size_t scratch_bytes(const unsigned int cells_per_team)
+        {
+          return sizeof(Number) * stride * cells_per_team;
+        }
+
+        DEAL_II_GPU_HOST_DEVICE void geometry_tensor(const unsigned int cell,
+                                                     Number            *G) const
         {
           Number g[PointGeometry<dim, Number>::stride];
-          geometry.compute(cell, 0, g);
-          // J^{-T}[d][e] = g[d * dim + e]; |det J| without the weight.
-          const Number    det = g[dim * dim] / Number(first_weight);
+          geometry.compute_affine(cell, g);
+          // J^{-T}[d][e] = g[d * dim + e], |det J|.
+          const Number    det = g[dim * dim];
           const auto      x   = PointGeometry<dim, Number>::point(g);
           const Operation op  = operation;
-          Number         *G   = tensors + std::size_t(cell) * stride;
           for (unsigned int cj = 0; cj < n_comp; ++cj)
             for (unsigned int b = 0; b <= dim; ++b)
             {
@@ -436,240 +634,70 @@ namespace dealii
               }
             }
         }
-      };
-
-      /**
-       * The second kernel of the reference-tensor strategy: one thread an
-       * entry (i, j) of the element matrices of cells_per_thread cells,
-       * the contraction of each cell's G with K ((1 + dim)^2 products an
-       * entry). The thread holds its part of K in registers for all its
-       * cells; adjacent threads write adjacent entries of a cell.
-       */
-      template <int dim, int n_comp, typename Number>
-      struct ReferenceTensorKernel
-      {
-        const Number        *tensors;
-        const Number        *reference;  // K[a][b][k][l]
-        const unsigned char *components; // c_i
-        const unsigned int  *base_index; // k_i
-        unsigned int         n_dofs, n_base, n_cells, cells_per_thread;
-        Number              *matrices;
-
-        static constexpr unsigned int n_ab = n_comp * (1 + dim);
-
-        DEAL_II_GPU_HOST_DEVICE void operator()(const std::size_t e) const
-        {
-          const std::size_t  per_cell = std::size_t(n_dofs) * n_dofs;
-          const std::size_t  group    = e / per_cell;
-          const unsigned int ij       = e - group * per_cell;
-          const unsigned int i        = ij / n_dofs;
-          const unsigned int j        = ij - i * n_dofs;
-          const unsigned int ci = components[i], cj = components[j];
-          const std::size_t  kl =
-              std::size_t(base_index[i]) * n_base + base_index[j];
-          const std::size_t kk = std::size_t(n_base) * n_base;
-          Number            K[1 + dim][1 + dim];
-          for (unsigned int a = 0; a <= dim; ++a)
-            for (unsigned int b = 0; b <= dim; ++b)
-              K[a][b] = reference[(a * (1 + dim) + b) * kk + kl];
-          const std::size_t first = group * cells_per_thread;
-          const std::size_t last  = first + cells_per_thread < n_cells
-                                        ? first + cells_per_thread
-                                        : n_cells;
-          for (std::size_t cell = first; cell < last; ++cell)
-          {
-            const Number *G = tensors + cell * n_ab * n_ab +
-                              (ci * (1 + dim)) * n_ab + cj * (1 + dim);
-            Number sum = 0;
-            for (unsigned int a = 0; a <= dim; ++a)
-              for (unsigned int b = 0; b <= dim; ++b)
-                sum += G[a * n_ab + b] * K[a][b];
-            matrices[cell * per_cell + ij] = sum;
-          }
-        }
-      };
-
-      /**
-       * The team functor of ElementIntegrator::assemble() and
-       * assemble_rhs(): adds one cell's element matrix into the matrix rows
-       * (owned: the CSR; other ranks': the ghost rows) and its element
-       * vector into the vector, as deal.II's
-       * AffineConstraints::distribute_local_to_global() does:
-       * constrained DoFs expanded into their constraint lines, a positive
-       * diagonal for constrained DoFs (|A_ii|, or the cell's mean |A_jj|
-       * where A_ii = 0), and with both a matrix and a vector, the vector
-       * entries less A_ij g_j for constrained DoFs j of inhomogeneity g_j.
-       * Either part may be absent (matrices or vectors null).
-       */
-      template <typename Number>
-      struct AssemblyKernel
-      {
-        const Number       *matrices;
-        const Number       *vectors;
-        const unsigned int *cell_keys;
-        const unsigned int *cell_lines;
-        const unsigned int *line_offsets;
-        const unsigned int *line_keys;
-        const Number       *line_weights;
-        const Number       *line_inhomogeneities;
-        const unsigned int *row_offsets;
-        const unsigned int *columns;
-        Number             *values;
-        const unsigned int *ghost_row_of_key;
-        const unsigned int *ghost_offsets;
-        const unsigned int *ghost_columns;
-        Number             *ghost_values;
-        // Vector entry of a key past the owned ones (the owned ones are
-        // the key itself).
-        const unsigned int *vector_index_of_key;
-        Number             *vector;
-        unsigned int       *missing;
-        unsigned int        n_dofs, first_cell, n_owned;
-
-        static constexpr unsigned int none = static_cast<unsigned int>(-1);
-
-        DEAL_II_GPU_HOST_DEVICE void add(const unsigned int row_key,
-                                         const unsigned int column_key,
-                                         const Number       value) const
-        {
-          const unsigned int *cols;
-          Number             *vals;
-          unsigned int        begin, end;
-          if (row_key < n_owned)
-          {
-            begin = row_offsets[row_key];
-            end   = row_offsets[row_key + 1];
-            cols  = columns;
-            vals  = values;
-          }
-          else
-          {
-            const unsigned int g = ghost_row_of_key[row_key - n_owned];
-            begin                = ghost_offsets[g];
-            end                  = ghost_offsets[g + 1];
-            cols                 = ghost_columns;
-            vals                 = ghost_values;
-          }
-          const unsigned int k = find_sorted(cols, begin, end, column_key);
-          if (k < end && cols[k] == column_key)
-            atomic_add(&vals[k], value);
-          else
-            atomic_add(missing, 1u);
-        }
-
-        DEAL_II_GPU_HOST_DEVICE void add_to_vector(const unsigned int key,
-                                                   const Number value) const
-        {
-          atomic_add(
-              &vector[key < n_owned ? key : vector_index_of_key[key - n_owned]],
-              value);
-        }
 
         DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
         {
-          const unsigned int  cell  = team.team_index();
-          const std::size_t   base  = std::size_t(first_cell + cell) * n_dofs;
-          const unsigned int *keys  = cell_keys + base;
-          const unsigned int *lines = cell_lines + base;
-          const Number       *A =
-              matrices == nullptr
-                        ? nullptr
-                        : matrices + std::size_t(cell) * n_dofs * n_dofs;
+          const unsigned int first  = team.team_index() * cells_per_team;
+          const unsigned int n_here = n_cells - first < cells_per_team
+                                          ? n_cells - first
+                                          : cells_per_team;
+          Number            *G      = team.scratch<Number>();
+          team.for_each<false>(n_here,
+                               [&](const unsigned int c)
+                               { geometry_tensor(first + c, G + c * stride); });
+          team.barrier<false>();
 
-          if (A != nullptr)
-          {
-            Number *diagonal = team.scratch<Number>();
-            team.for_each<false>(
-                n_dofs * n_dofs,
-                [&](const unsigned int e)
+          const unsigned int nn     = n_dofs * n_dofs;
+          const unsigned int groups = n_groups(n_dofs);
+          const unsigned int size   = team.team_shape().size();
+          const unsigned int lanes  = groups >= size ? 1 : size / groups;
+          const std::size_t  kk     = std::size_t(n_base) * n_base;
+          team.for_each<false>(
+              groups * lanes,
+              [&](const unsigned int item)
+              {
+                const unsigned int     group = item % groups;
+                const unsigned int     lane  = item / groups;
+                constexpr unsigned int E     = entries_per_thread;
+                Number                 K[E][1 + dim][1 + dim];
+                unsigned int           offset[E] = {};
+                bool                   valid[E];
+                DEAL_II_GPU_UNROLL
+                for (unsigned int r = 0; r < E; ++r)
                 {
-                  const unsigned int i  = e / n_dofs;
-                  const unsigned int j  = e - i * n_dofs;
-                  const Number       a  = A[e];
-                  const unsigned int li = lines[i], lj = lines[j];
-                  const unsigned int ri0 = li == none ? 0 : line_offsets[li];
-                  const unsigned int ri1 =
-                      li == none ? 1 : line_offsets[li + 1];
-                  const unsigned int cj0 = lj == none ? 0 : line_offsets[lj];
-                  const unsigned int cj1 =
-                      lj == none ? 1 : line_offsets[lj + 1];
-                  for (unsigned int r = ri0; r < ri1; ++r)
-                  {
-                    const unsigned int row =
-                        li == none ? keys[i] : line_keys[r];
-                    const Number wr = li == none ? Number(1) : line_weights[r];
-                    for (unsigned int c = cj0; c < cj1; ++c)
+                  const unsigned int e = group + groups * r;
+                  valid[r]             = e < nn;
+                  const unsigned int i = valid[r] ? e / n_dofs : 0;
+                  const unsigned int j = valid[r] ? e - i * n_dofs : 0;
+                  if constexpr (n_comp > 1)
+                    offset[r] = (components[i] * (1 + dim)) * n_ab +
+                                components[j] * (1 + dim);
+                  const std::size_t kl =
+                      std::size_t(base_index[i]) * n_base + base_index[j];
+                  for (unsigned int a = 0; a <= dim; ++a)
+                    for (unsigned int b = 0; b <= dim; ++b)
+                      K[r][a][b] = reference[(a * (1 + dim) + b) * kk + kl];
+                }
+                for (unsigned int c = lane; c < n_here; c += lanes)
+                {
+                  const Number *Gc = G + c * stride;
+                  Number       *out =
+                      matrices + (std::size_t(first) + c) * nn + group;
+                  DEAL_II_GPU_UNROLL
+                  for (unsigned int r = 0; r < E; ++r)
+                    if (valid[r])
                     {
-                      const unsigned int col =
-                          lj == none ? keys[j] : line_keys[c];
-                      const Number wc =
-                          lj == none ? Number(1) : line_weights[c];
-                      add(row, col, wr * wc * a);
+                      Number sum = 0;
+                      for (unsigned int a = 0; a <= dim; ++a)
+                        for (unsigned int b = 0; b <= dim; ++b)
+                          sum += Gc[offset[r] + a * n_ab + b] * K[r][a][b];
+                      out[groups * r] = sum;
                     }
-                  }
-                });
-            // deal.II's diagonal for constrained DoFs whose A_ii is zero:
-            // the mean |A_jj|; if that is zero, the largest column sum of
-            // |A| over n_dofs; if that is zero too, 1.
-            team.for_each<false>(
-                1,
-                [&](unsigned int)
-                {
-                  Number sum = 0, l1 = 0;
-                  for (unsigned int j = 0; j < n_dofs; ++j)
-                  {
-                    Number column = 0;
-                    for (unsigned int i = 0; i < n_dofs; ++i)
-                    {
-                      const Number a = A[i * n_dofs + j];
-                      column += a < 0 ? -a : a;
-                    }
-                    l1             = column > l1 ? column : l1;
-                    const Number d = A[j * n_dofs + j];
-                    sum += d < 0 ? -d : d;
-                  }
-                  diagonal[0] =
-                      sum != Number(0)
-                          ? sum / Number(n_dofs)
-                          : (l1 != Number(0) ? l1 / Number(n_dofs) : Number(1));
-                });
-            team.barrier<false>();
-            team.for_each<false>(
-                n_dofs,
-                [&](const unsigned int i)
-                {
-                  if (lines[i] == none)
-                    return;
-                  const Number d = A[i * n_dofs + i];
-                  const Number a = d < 0 ? -d : d;
-                  add(keys[i], keys[i], a != Number(0) ? a : diagonal[0]);
-                });
-          }
-
-          if (vectors != nullptr)
-          {
-            const Number *F = vectors + std::size_t(cell) * n_dofs;
-            team.for_each<false>(
-                n_dofs,
-                [&](const unsigned int i)
-                {
-                  Number b = F[i];
-                  if (A != nullptr && line_inhomogeneities != nullptr)
-                    for (unsigned int k = 0; k < n_dofs; ++k)
-                      if (lines[k] != none)
-                        b -= A[i * n_dofs + k] * line_inhomogeneities[lines[k]];
-                  const unsigned int li = lines[i];
-                  if (li == none)
-                    add_to_vector(keys[i], b);
-                  else
-                    for (unsigned int r = line_offsets[li];
-                         r < line_offsets[li + 1];
-                         ++r)
-                      add_to_vector(line_keys[r], line_weights[r] * b);
-                });
-          }
+                }
+              });
         }
       };
+
     } // namespace internal
   }   // namespace GPU
 } // namespace dealii
