@@ -343,17 +343,29 @@ namespace dealii
       ld_w   = Kernel::leading_dimension(Kernel::padded_columns(n_dofs));
       row_of_dof.copy_from(row_of);
       dof_of_row.copy_from(dof_of);
-      const std::size_t geometry  = Kernel::scratch_bytes(ld_u, ld_w, 0, n_q);
-      const std::size_t per_point = Kernel::scratch_bytes(ld_u, ld_w, 1, 0);
+      // Several components: the points' tensors D, of all points where
+      // they take at most 48 KB, else of a chunk. One component: none.
+      const std::size_t d_bytes =
+          std::size_t(n_q) * Kernel::n_ab * Kernel::n_ab * sizeof(Number);
+      const bool d_all   = n_components > 1 && d_bytes <= (48 << 10);
+      const bool d_chunk = n_components > 1 && !d_all;
+      d_points           = d_all ? n_q : 0;
+      const std::size_t fixed =
+          Kernel::scratch_bytes(ld_u, ld_w, 0, d_points, n_q);
+      const std::size_t per_point =
+          Kernel::scratch_bytes(ld_u, ld_w, 1, d_chunk ? 1 : 0, 0);
       chunk =
           data.points_per_chunk > 0
               ? data.points_per_chunk
               : static_cast<unsigned int>(std::clamp<std::size_t>(
-                    (chunk_bytes - std::min(chunk_bytes, geometry)) / per_point,
+                    (chunk_bytes - std::min(chunk_bytes, fixed)) / per_point,
                     1,
                     chunk_points));
-      chunk                     = std::min(chunk, n_q);
-      const std::size_t scratch = Kernel::scratch_bytes(ld_u, ld_w, chunk, n_q);
+      chunk = std::min(chunk, n_q);
+      if (d_chunk)
+        d_points = chunk;
+      const std::size_t scratch =
+          Kernel::scratch_bytes(ld_u, ld_w, chunk, d_points, n_q);
       AssertThrow(scratch <= 200 * 1024,
                   ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
                              " points a chunk need " + std::to_string(scratch) +

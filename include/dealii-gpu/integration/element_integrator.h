@@ -309,6 +309,8 @@ namespace dealii
       unsigned int            team_size       = 32;
       unsigned int            assembly_team   = 32;
       unsigned int            chunk           = 1;
+      // Points whose tensor D the element-matrix kernel keeps at once.
+      unsigned int d_points = 1;
       // Rows of the element-matrix product: by component, each padded to 16
       // (see internal::ElementMatrixKernel), and the scratch row strides.
       unsigned int                      n_rows = 0, ld_u = 0, ld_w = 0;
@@ -417,6 +419,7 @@ namespace dealii
                     n_q,
                     n_dofs,
                     chunk,
+                    d_points,
                     n_rows,
                     ld_u,
                     ld_w,
@@ -425,7 +428,7 @@ namespace dealii
           "ElementIntegrator (element matrices)",
           n,
           TeamShape{team_size, 1, 1},
-          Kernel::scratch_bytes(ld_u, ld_w, chunk, n_q),
+          Kernel::scratch_bytes(ld_u, ld_w, chunk, d_points, n_q),
           kernel);
       timer.stop();
     }
