@@ -17,9 +17,39 @@ namespace dealii
         constexpr std::size_t cell_grain = 256;
         constexpr std::size_t row_grain  = 2048;
 
+        // Sorted and unique. A row's columns arrive as the sorted lists of
+        // its cells: a few ascending runs, merged pairwise (a few passes
+        // over the data instead of a sort); many runs are sorted.
         void sort_unique(std::vector<size_type> &v)
         {
-          std::sort(v.begin(), v.end());
+          thread_local std::vector<std::size_t> bounds, next;
+          thread_local std::vector<size_type>   merged;
+          bounds.assign(1, 0);
+          for (std::size_t i = 1; i < v.size(); ++i)
+            if (v[i] < v[i - 1])
+              bounds.push_back(i);
+          bounds.push_back(v.size());
+          if (bounds.size() > 34)
+            std::sort(v.begin(), v.end());
+          else
+            while (bounds.size() > 2)
+            {
+              merged.resize(v.size());
+              next.assign(1, 0);
+              for (std::size_t r = 0; r + 1 < bounds.size(); r += 2)
+              {
+                const std::size_t end =
+                    r + 2 < bounds.size() ? bounds[r + 2] : bounds[r + 1];
+                std::merge(v.begin() + bounds[r],
+                           v.begin() + bounds[r + 1],
+                           v.begin() + bounds[r + 1],
+                           v.begin() + end,
+                           merged.begin() + bounds[r]);
+                next.push_back(end);
+              }
+              v.swap(merged);
+              bounds.swap(next);
+            }
           v.erase(std::unique(v.begin(), v.end()), v.end());
         }
 
