@@ -450,63 +450,34 @@ namespace dealii
       internal::ElementPattern pattern;
       pattern.build<dim>(
           cells, level, n_dofs, constraints, owned, communicator);
-      matrix.reinit(
-          owned, pattern.owned_offsets, pattern.owned_columns, communicator);
-      std::vector<std::size_t>().swap(pattern.owned_offsets);
-      std::vector<size_type>().swap(pattern.owned_columns);
+      matrix.reinit(std::make_shared<Utilities::MPI::Partitioner>(
+                        owned, pattern.ghosts, communicator),
+                    std::move(pattern.row_offsets),
+                    std::move(pattern.columns));
 
       timer.start("constraint data");
       const auto &partitioner    = *matrix.get_partitioner();
       n_owned_rows               = partitioner.locally_owned_size();
       const unsigned int n_local = n_owned_rows + partitioner.n_ghost_indices();
-      // Keys: the matrix's local index, or one after those for DoFs no
-      // owned row couples to.
-      auto in_layout = [&](const size_type g) {
-        return partitioner.in_local_range(g) || partitioner.is_ghost_entry(g);
-      };
-      std::vector<size_type> extras;
-      for (const auto *list : {&pattern.cell_dofs,
-                               &pattern.line_dofs,
-                               &pattern.ghost_columns,
-                               &pattern.ghost_rows})
-        for (const size_type g : *list)
-          if (!in_layout(g))
-            extras.push_back(g);
-      std::sort(extras.begin(), extras.end());
-      extras.erase(std::unique(extras.begin(), extras.end()), extras.end());
-      auto key = [&](const size_type g) -> unsigned int
+      // Keys (the pattern's): the matrix's local index, or one after those
+      // for DoFs no owned row couples to (extras).
+      const std::vector<size_type> &extras = pattern.extras;
+      auto                          key = [&](const size_type g) -> unsigned int
       {
-        if (in_layout(g))
+        if (partitioner.in_local_range(g) || partitioner.is_ghost_entry(g))
           return partitioner.global_to_local(g);
         const auto it = std::lower_bound(extras.begin(), extras.end(), g);
         Assert(it != extras.end() && *it == g, ExcInternalError());
         return n_local + (it - extras.begin());
       };
       const unsigned int n_keys = n_local + extras.size();
-
-      std::vector<unsigned int> keys(pattern.cell_dofs.size()),
-          lines(keys.size());
-      parallel_for_chunks(keys.size(),
-                          cell_grain * n_dofs,
-                          [&](const std::size_t begin, const std::size_t end)
-                          {
-                            for (std::size_t k = begin; k < end; ++k)
-                            {
-                              keys[k]  = key(pattern.cell_dofs[k]);
-                              lines[k] = pattern.line_of(pattern.cell_dofs[k]);
-                            }
-                          });
-      cell_keys.copy_from(keys);
-      cell_lines.copy_from(lines);
-      std::vector<unsigned int> entry_keys(pattern.line_dofs.size());
-      std::vector<Number>       entry_weights(entry_keys.size());
-      for (std::size_t k = 0; k < entry_keys.size(); ++k)
-      {
-        entry_keys[k]    = key(pattern.line_dofs[k]);
+      cell_keys.swap(pattern.cell_keys);
+      cell_lines.swap(pattern.cell_lines);
+      line_keys.swap(pattern.line_keys);
+      std::vector<Number> entry_weights(pattern.line_weights.size());
+      for (std::size_t k = 0; k < entry_weights.size(); ++k)
         entry_weights[k] = static_cast<Number>(pattern.line_weights[k]);
-      }
       line_offsets.copy_from(pattern.line_offsets);
-      line_keys.copy_from(entry_keys);
       line_weights.copy_from(entry_weights);
       std::vector<Number> inhomogeneities(pattern.constrained.size());
       bool                inhomogeneous = false;

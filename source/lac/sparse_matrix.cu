@@ -401,6 +401,34 @@ namespace dealii
       cusparse.reset();
     }
 
+    template <typename Number>
+    void SparseMatrix<Number>::reinit(
+        const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner,
+        Array<unsigned int>                                     &&offsets,
+        Array<unsigned int>                                     &&columns)
+    {
+      AssertDimension(offsets.size(), partitioner->locally_owned_size() + 1);
+      AssertThrow(
+          columns.size() < std::size_t(std::numeric_limits<int>::max()),
+          ExcMessage("GPU::SparseMatrix: " + std::to_string(columns.size()) +
+                     " entries on one rank, more than its 32-bit indices "
+                     "(2^31 - 1) hold; use more ranks."));
+      AssertThrow(offsets.backend() == Device::backend() &&
+                      columns.backend() == Device::backend(),
+                  ExcMessage("GPU::SparseMatrix::reinit: the CSR arrays must "
+                             "be on the active backend."));
+      this->partitioner = partitioner;
+      rows              = std::move(offsets);
+      this->columns     = std::move(columns);
+      n_entries         = this->columns.size();
+      entries.resize(n_entries);
+      if (n_entries > 0)
+        Memory::set_zero(
+            entries.backend(), entries.data(), n_entries * sizeof(Number));
+      values_changed();
+      cusparse.reset();
+    }
+
     namespace
     {
       // The structure and values of the rows @p owned of a deal.II or

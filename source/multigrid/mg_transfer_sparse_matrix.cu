@@ -16,19 +16,6 @@ namespace dealii
   {
     namespace
     {
-      // Atomic fetch-and-add on the device, a plain one on the host.
-      DEAL_II_GPU_HOST_DEVICE inline unsigned int
-      fetch_add(unsigned int *address, const unsigned int value)
-      {
-#ifdef __CUDA_ARCH__
-        return atomicAdd(address, value);
-#else
-        const unsigned int old = *address;
-        *address += value;
-        return old;
-#endif
-      }
-
       // The prolongation of one level in CSR, on the active backend, from
       // the per-cell data of the transfer: coarse[b * nc + i] and fine[b *
       // nfc + p] are the local entries of coarse-cell block b (flagged if

@@ -246,6 +246,20 @@ namespace dealii
 #endif
     }
 
+    /** Atomic fetch-and-add on the device (returns the old value), a plain
+     *  one on the host. */
+    DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+    fetch_add(unsigned int *address, const unsigned int value)
+    {
+#ifdef __CUDA_ARCH__
+      return atomicAdd(address, value);
+#else
+      const unsigned int old = *address;
+      *address += value;
+      return old;
+#endif
+    }
+
     namespace internal
     {
       /** Host scratch for team kernels, kept between launches. */

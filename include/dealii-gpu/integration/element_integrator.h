@@ -194,7 +194,7 @@ namespace dealii
        * Prepare assembly with @p constraints (closed; hanging nodes,
        * Dirichlet values): the sparsity pattern (the entries deal.II's
        * DoFTools::make_sparsity_pattern with the constraints gives, built
-       * from the cells' DoF indices on the set-up threads and exchanged
+       * on the active backend from the cells' DoF indices and exchanged
        * between the ranks), @p matrix's structure, and the constraint data
        * the assembly kernel reads.
        */

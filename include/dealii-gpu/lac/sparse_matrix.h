@@ -118,6 +118,17 @@ namespace dealii
                   const std::vector<size_type>   &columns,
                   const MPI_Comm                  communicator);
 
+      /**
+       * The same from CSR arrays already in the backend's memory (built
+       * there, as ElementIntegrator does), taken over: @p offsets (owned
+       * rows + 1) and @p columns, local indices of @p partitioner, sorted
+       * in each row, every row holding its diagonal.
+       */
+      void reinit(
+          const std::shared_ptr<const Utilities::MPI::Partitioner> &partitioner,
+          Array<unsigned int>                                     &&offsets,
+          Array<unsigned int>                                     &&columns);
+
       /** Structure and values of a serial deal.II matrix (one rank). */
       template <typename Number2>
       void copy_from(const dealii::SparseMatrix<Number2> &matrix);
