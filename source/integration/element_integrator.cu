@@ -10,6 +10,7 @@
 #include <deal.II/fe/fe_wedge_p.h>
 #include <deal.II/fe/mapping_fe.h>
 
+#include "../matrix_free/cell_support_points.h"
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -405,27 +406,58 @@ namespace dealii
         double            *destination) const
     {
       timer.start("mapping support points");
-      std::vector<double>   host(std::size_t(n) * n_geometry * dim);
-      const Quadrature<dim> support_quadrature(geometry_support_points);
-      parallel_for_chunks(
-          n,
-          cell_grain,
-          [&](const std::size_t begin, const std::size_t end)
-          {
-            FEValues<dim> fe_values(*mapping,
-                                    cells[first]->get_fe(),
-                                    support_quadrature,
-                                    update_quadrature_points);
-            for (std::size_t c = begin; c < end; ++c)
+      std::vector<double> host(std::size_t(n) * n_geometry * dim);
+      if (n > 0 && cells[first]->reference_cell().is_hyper_cube())
+      {
+        // FE_Q(p)'s points are MappingQ(p)'s support points: taken from
+        // the mapping (lexicographic), not evaluated again by FEValues.
+        const unsigned int p = internal::polynomial_mapping_degree(*mapping);
+        const std::vector<unsigned int> hierarchic =
+            FETools::lexicographic_to_hierarchic_numbering<dim>(p);
+        const std::vector<Point<1>> nodes =
+            QGaussLobatto<1>(p + 1).get_points();
+        parallel_for_chunks(
+            n,
+            cell_grain,
+            [&](const std::size_t begin, const std::size_t end)
             {
-              fe_values.reinit(
-                  typename Triangulation<dim>::cell_iterator(cells[first + c]));
-              for (unsigned int k = 0; k < n_geometry; ++k)
-                for (unsigned int d = 0; d < dim; ++d)
-                  host[(c * n_geometry + k) * dim + d] =
-                      fe_values.quadrature_point(k)[d];
-            }
-          });
+              internal::CellSupportPoints<dim> support(*mapping, nodes);
+              std::vector<double>              x(n_geometry * dim);
+              for (std::size_t c = begin; c < end; ++c)
+              {
+                support.get(typename Triangulation<dim>::cell_iterator(
+                                cells[first + c]),
+                            x.data());
+                for (unsigned int i = 0; i < n_geometry; ++i)
+                  for (unsigned int d = 0; d < dim; ++d)
+                    host[(c * n_geometry + hierarchic[i]) * dim + d] =
+                        x[i * dim + d];
+              }
+            });
+      }
+      else
+      {
+        const Quadrature<dim> support_quadrature(geometry_support_points);
+        parallel_for_chunks(n,
+                            cell_grain,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              FEValues<dim> fe_values(*mapping,
+                                                      cells[first]->get_fe(),
+                                                      support_quadrature,
+                                                      update_quadrature_points);
+                              for (std::size_t c = begin; c < end; ++c)
+                              {
+                                fe_values.reinit(
+                                    typename Triangulation<dim>::cell_iterator(
+                                        cells[first + c]));
+                                for (unsigned int k = 0; k < n_geometry; ++k)
+                                  for (unsigned int d = 0; d < dim; ++d)
+                                    host[(c * n_geometry + k) * dim + d] =
+                                        fe_values.quadrature_point(k)[d];
+                              }
+                            });
+      }
       Memory::copy_to_backend(Device::backend(),
                               destination,
                               host.data(),
