@@ -390,15 +390,12 @@ namespace dealii
                                   local_offsets,
                                   local_columns,
                                   no_values);
-      rows.copy_from(local_offsets);
-      this->columns.copy_from(local_columns);
-      n_entries = local_columns.size();
-      entries.resize(n_entries);
-      if (n_entries > 0)
-        Memory::set_zero(
-            entries.backend(), entries.data(), n_entries * sizeof(Number));
-      values_changed();
-      cusparse.reset();
+      Array<unsigned int> device_offsets, device_columns;
+      device_offsets.copy_from(local_offsets);
+      device_columns.copy_from(local_columns);
+      reinit(std::shared_ptr<const Utilities::MPI::Partitioner>(partitioner),
+             std::move(device_offsets),
+             std::move(device_columns));
     }
 
     template <typename Number>
