@@ -152,29 +152,39 @@ namespace dealii
                 });
             // deal.II's diagonal for constrained DoFs whose A_ii is zero:
             // the mean |A_jj|; if that is zero, the largest column sum of
-            // |A| over n_dofs; if that is zero too, 1.
-            team.for_each<false>(
-                1,
-                [&](unsigned int)
-                {
-                  Number sum = 0, l1 = 0;
-                  for (unsigned int j = 0; j < n_dofs; ++j)
+            // |A| over n_dofs; if that is zero too, 1. One thread reads the
+            // whole matrix for it, so only in the cells that need it.
+            bool zero_diagonal = false;
+            team.for_each<false>(n_dofs,
+                                 [&](const unsigned int i)
+                                 {
+                                   if (lines[i] != none &&
+                                       A[i * n_dofs + i] == Number(0))
+                                     zero_diagonal = true;
+                                 });
+            if (team.barrier_or<false>(zero_diagonal))
+              team.for_each<false>(
+                  1,
+                  [&](unsigned int)
                   {
-                    Number column = 0;
-                    for (unsigned int i = 0; i < n_dofs; ++i)
+                    Number sum = 0, l1 = 0;
+                    for (unsigned int j = 0; j < n_dofs; ++j)
                     {
-                      const Number a = A[i * n_dofs + j];
-                      column += a < 0 ? -a : a;
+                      Number column = 0;
+                      for (unsigned int i = 0; i < n_dofs; ++i)
+                      {
+                        const Number a = A[i * n_dofs + j];
+                        column += a < 0 ? -a : a;
+                      }
+                      l1             = column > l1 ? column : l1;
+                      const Number d = A[j * n_dofs + j];
+                      sum += d < 0 ? -d : d;
                     }
-                    l1             = column > l1 ? column : l1;
-                    const Number d = A[j * n_dofs + j];
-                    sum += d < 0 ? -d : d;
-                  }
-                  diagonal[0] =
-                      sum != Number(0)
-                          ? sum / Number(n_dofs)
-                          : (l1 != Number(0) ? l1 / Number(n_dofs) : Number(1));
-                });
+                    diagonal[0] = sum != Number(0)
+                                      ? sum / Number(n_dofs)
+                                      : (l1 != Number(0) ? l1 / Number(n_dofs)
+                                                         : Number(1));
+                  });
             team.barrier<false>();
             team.for_each<false>(
                 n_dofs,
