@@ -317,6 +317,17 @@ main(int argc, char **argv)
                v.shape_grad(j, q);
       },
       true);
+  // More DoFs a cell than a warp: hanging-node cells are condensed.
+  run<2, 1>(
+      "2d Q5 Laplace a(x)",
+      5,
+      GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+      [](const FEValues<2> &v, unsigned q, unsigned i, unsigned j)
+      {
+        return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+               v.shape_grad(j, q);
+      },
+      true);
   {
     Tensor<1, 2> b;
     b[0]     = 3.;

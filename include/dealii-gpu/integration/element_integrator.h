@@ -368,6 +368,9 @@ namespace dealii
       mutable Array<Number>       ghost_values;
       mutable Array<unsigned int> missing_entries;
       unsigned int                n_owned_rows = 0;
+      // Most column slots of a cell with hanging nodes (0: none, or too
+      // many for team scratch): see internal::AssemblyKernel.
+      unsigned int max_slots = 0;
       // Export of ghost rows: per destination rank the range of
       // ghost_values to send; import: positions in this rank's CSR of
       // what each source sends, in rank order.
@@ -594,12 +597,13 @@ namespace dealii
             missing_entries.data(),
             n_dofs,
             first,
-            n_owned_rows};
+            n_owned_rows,
+            max_slots};
         parallel_for_teams<TeamKernels::one_per_block>(
             "ElementIntegrator (assembly)",
             n,
             TeamShape{assembly_team, 1, 1},
-            sizeof(Number),
+            internal::AssemblyKernel<Number>::scratch_bytes(n_dofs, max_slots),
             kernel);
         timer.stop();
       }
