@@ -270,17 +270,19 @@ namespace dealii
             // A cell whose constraint lines have several entries (hanging
             // nodes) adds A's columns into its distinct column DoFs first,
             // row by row: L_i x (distinct columns) atomics instead of L_i x
-            // L_j for every entry (up to 49 x 49 on a Q6 face).
+            // L_j for every entry (up to 49 x 49 on a Q6 face). max_slots
+            // is 0 (the same in every team) where condensing does not pay.
             bool expands = false;
-            team.for_each<false>(
-                n_dofs,
-                [&](const unsigned int j)
-                {
-                  if (lines[j] != none &&
-                      line_offsets[lines[j] + 1] - line_offsets[lines[j]] > 1)
-                    expands = true;
-                });
-            if (team.barrier_or<false>(expands) && max_slots > 0)
+            if (max_slots > 0)
+              team.for_each<false>(
+                  n_dofs,
+                  [&](const unsigned int j)
+                  {
+                    if (lines[j] != none &&
+                        line_offsets[lines[j] + 1] - line_offsets[lines[j]] > 1)
+                      expands = true;
+                  });
+            if (max_slots > 0 && team.barrier_or<false>(expands))
               add_condensed(team, A, keys, lines);
             else
               team.for_each<false>(
