@@ -153,6 +153,21 @@ namespace Poisson
 
   // The right-hand side, the CG solve, the V-cycle and the memory, after
   // the set-up of @p system and @p preconditioner (either coefficient form).
+  // Level operators that can merge a with the Jacobians
+  // (GPU::LaplaceOperator::has_merged_geometry()).
+  template <typename Operator, typename = void>
+  struct merges_geometry : std::false_type
+  {
+  };
+
+  template <typename Operator>
+  struct merges_geometry<Operator,
+                         std::void_t<decltype(std::declval<const Operator &>()
+                                                  .has_merged_geometry())>>
+      : std::true_type
+  {
+  };
+
   template <int dim, int degree, typename System, typename Preconditioner>
   void solve_and_measure(const System                    &system,
                          const Preconditioner            &preconditioner,
@@ -177,14 +192,18 @@ namespace Poisson
       else
         result.transfer_steps =
             preconditioner.template get_transfer<float>().get_setup_timer();
-      result.level_geometry = GPU::to_string(
+      // "tensor": the Jacobians merged with a (GPU::LaplaceOperator).
+      const auto form = [](const auto &op) -> std::string
+      {
+        if constexpr (merges_geometry<std::decay_t<decltype(op)>>::value)
+          if (op.has_merged_geometry())
+            return "tensor";
+        return GPU::to_string(op.get_matrix_free().get_geometry_storage());
+      };
+      result.level_geometry =
           mg_data.precision == GPU::MultigridData::Precision::double_precision
-              ? preconditioner.template get_level_operator<double>(finest)
-                    .get_matrix_free()
-                    .get_geometry_storage()
-              : preconditioner.template get_level_operator<float>(finest)
-                    .get_matrix_free()
-                    .get_geometry_storage());
+              ? form(preconditioner.template get_level_operator<double>(finest))
+              : form(preconditioner.template get_level_operator<float>(finest));
     }
 
     // Right-hand side on the device: f = dim pi^2 u on the cube, 1 on the

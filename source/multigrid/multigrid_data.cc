@@ -48,7 +48,9 @@ namespace dealii
                         Patterns::Selection("automatic|jacobians|points|field"),
                         "How the level operators keep the cell geometry: "
                         "stored Jacobians, quadrature points or the mapping "
-                        "field; automatic picks the fastest measured");
+                        "field; automatic picks the fastest measured (above "
+                        "Q2 on curved cells without a reaction term: the "
+                        "Jacobians merged with the coefficient)");
     }
 
     void MultigridData::parse_parameters(const ParameterHandler &prm)

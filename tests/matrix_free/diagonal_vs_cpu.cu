@@ -30,7 +30,9 @@ reaction(const Point<dim> &p)
 
 template <int dim, int degree>
 void
-test(const unsigned int refinements, const bool adaptive = false)
+test(const unsigned int refinements,
+     const bool         adaptive = false,
+     const bool         merged   = false)
 {
   parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);
   make_mesh(tria, true, refinements);
@@ -47,13 +49,21 @@ test(const unsigned int refinements, const bool adaptive = false)
   DoFTools::make_zero_boundary_constraints(dof_handler, constraints);
   constraints.close();
 
+  // merged: a(x) = 1 + |x|^2 and no reaction, the Jacobians merged with a
+  // (LaplaceTensorDiagonalCell).
+  const auto diffusion = [merged](const Point<dim> &x)
+  { return merged ? 1. + x.norm_square() : 1.; };
   GPU::LaplaceOperator<dim, degree, double> op;
-  op.reinit(
-      mapping,
-      dof_handler,
-      constraints,
-      [](const Point<dim> &) { return 1.; },
-      &reaction<dim>);
+  op.reinit(mapping,
+            dof_handler,
+            constraints,
+            diffusion,
+            merged ? std::function<double(const Point<dim> &)>()
+                   : std::function<double(const Point<dim> &)>(&reaction<dim>),
+            numbers::invalid_unsigned_int,
+            false,
+            GPU::GeometryStorage::automatic,
+            merged);
   GPU::Vector<double> inverse_diagonal;
   op.compute_inverse_diagonal(inverse_diagonal);
 
@@ -66,7 +76,7 @@ test(const unsigned int refinements, const bool adaptive = false)
   LinearAlgebra::distributed::Vector<double> diagonal;
   cpu.initialize_dof_vector(diagonal);
   const std::function<void(FEEvaluation<dim, degree, degree + 1, 1, double> &)>
-      local = [](FEEvaluation<dim, degree, degree + 1, 1, double> &phi)
+      local = [&](FEEvaluation<dim, degree, degree + 1, 1, double> &phi)
   {
     phi.evaluate(EvaluationFlags::values | EvaluationFlags::gradients);
     for (unsigned int q = 0; q < phi.n_q_points; ++q)
@@ -74,8 +84,8 @@ test(const unsigned int refinements, const bool adaptive = false)
       Point<dim> x;
       for (unsigned int d = 0; d < dim; ++d)
         x[d] = phi.quadrature_point(q)[d][0];
-      phi.submit_gradient(phi.get_gradient(q), q);
-      phi.submit_value(reaction(x) * phi.get_value(q), q);
+      phi.submit_gradient(diffusion(x) * phi.get_gradient(q), q);
+      phi.submit_value((merged ? 0. : reaction(x)) * phi.get_value(q), q);
     }
     phi.integrate(EvaluationFlags::values | EvaluationFlags::gradients);
   };
@@ -93,8 +103,9 @@ test(const unsigned int refinements, const bool adaptive = false)
                                   diagonal.local_element(i)) /
                              diagonal.local_element(i));
   max_error = Utilities::MPI::max(max_error, MPI_COMM_WORLD);
-  deallog << dim << "D Q" << degree << (adaptive ? " adaptive" : "") << ", "
-          << dof_handler.n_dofs() << " DoFs: diagonal relative error "
+  deallog << dim << "D Q" << degree << (adaptive ? " adaptive" : "")
+          << (op.has_merged_geometry() ? ", a merged with the geometry" : "")
+          << ", " << dof_handler.n_dofs() << " DoFs: diagonal relative error "
           << (max_error < 1e-12 ? "below" : "ABOVE") << " 1e-12" << std::endl;
 }
 
@@ -109,5 +120,6 @@ main(int argc, char **argv)
   FULL_TESTS_ONLY(test<3, 3>(1));
   FULL_TESTS_ONLY(test<2, 3>(2, true));
   test<3, 2>(1, true);
+  test<3, 3>(1, true, true);
   FULL_TESTS_ONLY(test<3, 4>(1, true));
 }

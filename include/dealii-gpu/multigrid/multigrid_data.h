@@ -69,7 +69,10 @@ namespace dealii
       bool p_coarsening = false;
       /** How the level operators keep the cell geometry (see
        *  GPU::GeometryStorage): automatic takes the mapping field at Q1-Q2
-       *  (levels have no hanging nodes), stored Jacobians above. */
+       *  (levels have no hanging nodes), above that the Jacobians merged
+       *  with a(x) into one tensor a point where the operator has no
+       *  reaction term and the cells are curved (GPU::LaplaceOperator),
+       *  stored Jacobians otherwise. */
       GeometryStorage geometry = GeometryStorage::automatic;
 
       /** Entries "Smoother", "Smoothing degree", "Smoothing range",

@@ -49,7 +49,8 @@ namespace dealii
                     reaction,
                     numbers::invalid_unsigned_int,
                     false,
-                    data.geometry);
+                    data.geometry,
+                    data.geometry == GeometryStorage::automatic);
           setup_timer.add(op.get_setup_timer());
           setup_timer.start("p-transfer");
           transfer.build(

@@ -238,7 +238,8 @@ namespace dealii
                     reaction,
                     level,
                     false,
-                    data.geometry);
+                    data.geometry,
+                    data.geometry == GeometryStorage::automatic);
         };
         const auto make_host_coarse = [&](const auto &)
             -> std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>

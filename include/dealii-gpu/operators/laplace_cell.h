@@ -179,6 +179,36 @@ namespace dealii
       }
     };
 
+    /** At one quadrature point, submit G grad_ref u for each component,
+     *  G the point's merged tensor (MatrixFree::evaluate_diffusion_tensor():
+     *  entries (0,0), (1,1), [(2,2)], (0,1), ..., n_q apart). */
+    template <int dim, int n_comp, typename Number, typename FEEval>
+    DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE void
+    diffusion_tensor_quadrature_operation(const Number      *cell_tensor,
+                                          FEEval            &phi,
+                                          const unsigned int q)
+    {
+      Number       G[dim][dim];
+      unsigned int entry = 0;
+      for (unsigned int offset = 0; offset < dim; ++offset)
+        for (unsigned int d = 0; d + offset < dim; ++d, ++entry)
+        {
+          G[d][d + offset] = cell_tensor[entry * FEEval::n_q_points + q];
+          G[d + offset][d] = G[d][d + offset];
+        }
+      const typename FEEval::gradient_type g = phi.get_reference_gradient(q);
+      typename FEEval::gradient_type       result;
+      for (unsigned int c = 0; c < n_comp; ++c)
+        for (unsigned int d = 0; d < dim; ++d)
+        {
+          Number sum = 0;
+          for (unsigned int e = 0; e < dim; ++e)
+            sum += G[d][e] * FEEval::component(g, c)[e];
+          FEEval::component(result, c)[d] = sum;
+        }
+      phi.submit_reference_gradient(result, q);
+    }
+
     /**
      * dst += A_cell src for (a(x) grad u, grad v) from the merged tensor of
      * MatrixFree::evaluate_diffusion_tensor(): per quadrature point
@@ -217,31 +247,51 @@ namespace dealii
             tensor + std::size_t(cell) * n_entries * FEEval::n_q_points;
         phi.apply_for_each_quad_point(
             [&](auto &p, const unsigned int q)
-            {
-              // Symmetric tensor, entries (0,0), (1,1), [(2,2)], (0,1), ...
-              Number       G[dim][dim];
-              unsigned int entry = 0;
-              for (unsigned int offset = 0; offset < dim; ++offset)
-                for (unsigned int d = 0; d + offset < dim; ++d, ++entry)
-                {
-                  G[d][d + offset] = t[entry * FEEval::n_q_points + q];
-                  G[d + offset][d] = G[d][d + offset];
-                }
-              const typename FEEval::gradient_type g =
-                  p.get_reference_gradient(q);
-              typename FEEval::gradient_type result;
-              for (unsigned int c = 0; c < n_comp; ++c)
-                for (unsigned int d = 0; d < dim; ++d)
-                {
-                  Number sum = 0;
-                  for (unsigned int e = 0; e < dim; ++e)
-                    sum += G[d][e] * FEEval::component(g, c)[e];
-                  FEEval::component(result, c)[d] = sum;
-                }
-              p.submit_reference_gradient(result, q);
-            });
+            { diffusion_tensor_quadrature_operation<dim, n_comp>(t, p, q); });
         phi.integrate(false, true);
         phi.distribute_local_to_global(dst);
+      }
+    };
+
+    /** dst += diagonal of A_cell on every cell from the merged tensor, as
+     *  LaplaceTensorCell applies it (src is not read). */
+    template <int dim,
+              int degree,
+              int n_comp,
+              typename Number,
+              int n_q_1d = degree + 1>
+    struct LaplaceTensorDiagonalCell
+    {
+      static constexpr unsigned int fe_degree     = degree;
+      static constexpr unsigned int n_q_points_1d = n_q_1d;
+      static constexpr unsigned int n_components  = n_comp;
+      static constexpr bool         uses_geometry = false;
+
+      const Number *tensor = nullptr;
+
+      DEAL_II_GPU_HOST_DEVICE void
+      operator()(const TeamMember                  &team,
+                 const unsigned int                 cell,
+                 const MatrixFreeData<dim, Number> &data,
+                 const Number *,
+                 Number *dst) const
+      {
+        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
+        constexpr unsigned int n_entries = dim * (dim + 1) / 2;
+        FEEval                 phi(team, cell, data);
+        const Number          *t =
+            tensor + std::size_t(cell) * n_entries * FEEval::n_q_points;
+        for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
+        {
+          phi.set_unit_dof_values(i);
+          phi.evaluate(false, true);
+          phi.apply_for_each_quad_point(
+              [&](auto &p, const unsigned int q)
+              { diffusion_tensor_quadrature_operation<dim, n_comp>(t, p, q); });
+          phi.integrate(false, true);
+          phi.store_local_result(i);
+        }
+        phi.distribute_local_results(dst);
       }
     };
 

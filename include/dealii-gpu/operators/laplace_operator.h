@@ -43,6 +43,16 @@ namespace dealii
        * each. @p geometry is GPU::MatrixFree's form of the geometry; the
        * automatic choice takes the mapping field where it is fastest (Q1
        * and Q2 in 3D without hanging nodes), stored Jacobians elsewhere.
+       *
+       * With @p merge_geometry, where the Jacobians are stored, the cells
+       * are not all affine and there is no c, A and the geometry are
+       * merged into one symmetric tensor a det(J) w J^{-1} J^{-T} a point
+       * (LaplaceTensorCell) and the Jacobians released: dim (dim + 1) / 2
+       * numbers a point instead of dim * dim + 2, and fewer to read a
+       * vmult. get_matrix_free() then runs only cell functors that use no
+       * geometry, so GPU::MultigridPreconditioner merges its level
+       * operators, not a user's system operator. (On affine cells the
+       * kernels read one inverse Jacobian a cell, less than the tensor.)
        */
       template <typename ConstraintNumber>
       void
@@ -53,7 +63,8 @@ namespace dealii
              const std::function<double(const Point<dim> &)> &reaction = {},
              const unsigned int    mg_level     = numbers::invalid_unsigned_int,
              const bool            use_coloring = false,
-             const GeometryStorage geometry     = GeometryStorage::automatic)
+             const GeometryStorage geometry     = GeometryStorage::automatic,
+             const bool            merge_geometry = false)
       {
         typename MatrixFree<dim, Number>::AdditionalData data(
             update_gradients | update_JxW_values | update_quadrature_points,
@@ -78,6 +89,19 @@ namespace dealii
         }
         // The field's kernels compute the points they need.
         matrix_free.release_quadrature_points();
+        merged =
+            merge_geometry && !reaction &&
+            matrix_free.get_geometry_storage() == GeometryStorage::jacobians &&
+            matrix_free.get_data().affine_cells == 0;
+        diffusion_tensor.clear();
+        if (merged)
+        {
+          matrix_free.evaluate_diffusion_tensor(diffusion_values,
+                                                diffusion_tensor);
+          matrix_free.release_geometry();
+          diffusion_values.clear();
+          coefficients.diffusion = nullptr;
+        }
         setup_timer.stop();
       }
 
@@ -94,10 +118,17 @@ namespace dealii
       void vmult(VectorType &dst, const VectorType &src) const
       {
         dst = Number();
-        matrix_free.cell_loop(
-            LaplaceCell<dim, degree, n_components, Number>{coefficients},
-            src,
-            dst);
+        if (merged)
+          matrix_free.cell_loop(
+              LaplaceTensorCell<dim, degree, n_components, Number>{
+                  diffusion_tensor.data()},
+              src,
+              dst);
+        else
+          matrix_free.cell_loop(
+              LaplaceCell<dim, degree, n_components, Number>{coefficients},
+              src,
+              dst);
         matrix_free.copy_constrained_values(src, dst);
       }
 
@@ -125,11 +156,18 @@ namespace dealii
       void compute_inverse_diagonal(VectorType &inverse_diagonal) const
       {
         initialize_dof_vector(inverse_diagonal);
-        matrix_free.cell_loop(
-            LaplaceDiagonalCell<dim, degree, n_components, Number>{
-                coefficients},
-            inverse_diagonal,
-            inverse_diagonal);
+        if (merged)
+          matrix_free.cell_loop(
+              LaplaceTensorDiagonalCell<dim, degree, n_components, Number>{
+                  diffusion_tensor.data()},
+              inverse_diagonal,
+              inverse_diagonal);
+        else
+          matrix_free.cell_loop(
+              LaplaceDiagonalCell<dim, degree, n_components, Number>{
+                  coefficients},
+              inverse_diagonal,
+              inverse_diagonal);
         matrix_free.set_constrained_values(Number(1), inverse_diagonal);
         Number *d = inverse_diagonal.get_values();
         parallel_for("LaplaceOperator::compute_inverse_diagonal",
@@ -160,17 +198,23 @@ namespace dealii
         return matrix_free;
       }
 
+      /** Whether reinit() merged coefficient and geometry (see there). */
+      bool has_merged_geometry() const { return merged; }
+
       std::size_t memory_consumption() const
       {
         return matrix_free.memory_consumption() +
                diffusion_values.memory_consumption() +
-               reaction_values.memory_consumption();
+               reaction_values.memory_consumption() +
+               diffusion_tensor.memory_consumption();
       }
 
     private:
       MatrixFree<dim, Number>     matrix_free;
       Array<Number>               diffusion_values;
       Array<Number>               reaction_values;
+      Array<Number>               diffusion_tensor;
+      bool                        merged = false;
       LaplaceCoefficients<Number> coefficients;
       SetupTimer                  setup_timer;
     };
