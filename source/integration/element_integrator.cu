@@ -369,38 +369,8 @@ namespace dealii
           dof_of.push_back(n_dofs);
       }
       n_rows = dof_of.size();
-      ld_u   = Kernel::leading_dimension(n_rows);
-      ld_w   = Kernel::leading_dimension(Kernel::padded_columns(n_dofs));
       row_of_dof.copy_from(row_of);
       dof_of_row.copy_from(dof_of);
-      // Several components: the points' tensors D, of all points where
-      // they take at most 48 KB, else of a chunk. One component: none.
-      const std::size_t d_bytes =
-          std::size_t(n_q) * Kernel::n_ab * Kernel::n_ab * sizeof(Number);
-      const bool d_all   = n_components > 1 && d_bytes <= (48 << 10);
-      const bool d_chunk = n_components > 1 && !d_all;
-      d_points           = d_all ? n_q : 0;
-      const std::size_t fixed =
-          Kernel::scratch_bytes(ld_u, ld_w, 0, d_points, n_q);
-      const std::size_t per_point =
-          Kernel::scratch_bytes(ld_u, ld_w, 1, d_chunk ? 1 : 0, 0);
-      chunk =
-          data.points_per_chunk > 0
-              ? data.points_per_chunk
-              : static_cast<unsigned int>(std::clamp<std::size_t>(
-                    (chunk_bytes - std::min(chunk_bytes, fixed)) / per_point,
-                    1,
-                    chunk_points));
-      chunk = std::min(chunk, n_q);
-      if (d_chunk)
-        d_points = chunk;
-      const std::size_t scratch =
-          Kernel::scratch_bytes(ld_u, ld_w, chunk, d_points, n_q);
-      AssertThrow(scratch <= 200 * 1024,
-                  ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
-                             " points a chunk need " + std::to_string(scratch) +
-                             " bytes of scratch memory, more than a thread "
-                             "block has."));
       // A warp a 32 x 32 block of the element matrix, at most 8 warps
       // (the kernel takes about 130-170 registers a thread).
       if (data.threads_per_cell > 0)
@@ -411,6 +381,75 @@ namespace dealii
                   ExcMessage("ElementIntegrator: " + std::to_string(team_size) +
                              " threads a cell (a multiple of 32 up to "
                              "1024)."));
+      // One component: the operation per function and point (for Laplace
+      // as fast as per point at Q2-Q5, 5 % faster at Q6 on the H100).
+      // Several: the points' tensors D (2.2x faster for elasticity Q2).
+      const bool per_function = n_components == 1;
+      // The region of the matrix whose U and W a pass computes: the whole
+      // matrix (U and W by function; the warps take its blocks in
+      // passes, all of U and W again each pass) or br x bc blocks, one
+      // for each warp (U and W by slot, the region's rows and columns
+      // only). The MMAs are the same either way; the choice takes the
+      // least work for U and W, counting a function 1, a row of U alone
+      // 0.6 per function (physical gradients) or 0.25 per point (reference
+      // ones), and a pass 8 a warp (fitted to the H100: the whole matrix
+      // was faster for Laplace Q2-Q4, 4 x 2 blocks for Q5 and Q6 and 3 x 2
+      // for elasticity Q2, doc/benchmarks.md).
+      {
+        const unsigned int n_cols  = Kernel::padded_columns(n_dofs);
+        const unsigned int n_br    = (n_rows + 31) / 32;
+        const unsigned int n_bc    = (n_cols + 31) / 32;
+        const unsigned int n_warps = team_size / 32;
+        const double       row_u   = per_function ? 0.6 : 0.25;
+        region_rows                = 32 * n_br;
+        region_cols                = 32 * n_bc;
+        double best = double((n_br * n_bc + n_warps - 1) / n_warps) *
+                      (8 * n_warps + n_dofs);
+        for (unsigned int br = 1; br <= std::min(n_warps, n_br); ++br)
+        {
+          const unsigned int bc   = std::min(n_warps / br, n_bc);
+          const unsigned int n_pr = (n_br + br - 1) / br;
+          const unsigned int n_pc = (n_bc + bc - 1) / bc;
+          if (n_pr * n_pc == 1)
+            continue;
+          const double cost = n_pr * n_pc * 8. * n_warps +
+                              row_u * n_rows * n_pc + double(n_cols) * n_pr;
+          if (cost < best)
+          {
+            best        = cost;
+            region_rows = 32 * br;
+            region_cols = 32 * bc;
+          }
+        }
+      }
+      ld_u = Kernel::leading_dimension(std::min(region_rows, n_rows));
+      ld_w = Kernel::leading_dimension(
+          std::min(region_cols, Kernel::padded_columns(n_dofs)));
+      // The points' tensors D, of all points where they take at most
+      // 48 KB, else of a chunk.
+      const std::size_t d_bytes =
+          std::size_t(n_q) * Kernel::n_ab * Kernel::n_ab * sizeof(Number);
+      const bool d_all       = !per_function && d_bytes <= (48 << 10);
+      const auto points_of_d = [&](const unsigned int c)
+      { return per_function ? 0u : (d_all ? n_q : c); };
+      if (data.points_per_chunk > 0)
+        chunk = std::min(data.points_per_chunk, n_q);
+      else
+      {
+        chunk = std::min(chunk_points, n_q);
+        while (chunk > 1 &&
+               Kernel::scratch_bytes(
+                   ld_u, ld_w, chunk, points_of_d(chunk), n_q) > chunk_bytes)
+          --chunk;
+      }
+      d_points = points_of_d(chunk);
+      const std::size_t scratch =
+          Kernel::scratch_bytes(ld_u, ld_w, chunk, d_points, n_q);
+      AssertThrow(scratch <= 200 * 1024,
+                  ExcMessage("ElementIntegrator: " + std::to_string(chunk) +
+                             " points a chunk need " + std::to_string(scratch) +
+                             " bytes of scratch memory, more than a thread "
+                             "block has."));
       // Assembly: a thread for each tile of 1, 2 x 2 or 4 x 4 entries (up
       // to 16, 48 and more functions), 32 to 256 threads.
       const unsigned int tile = n_dofs <= 16 ? 1 : (n_dofs <= 48 ? 2 : 4);

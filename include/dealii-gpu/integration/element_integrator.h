@@ -313,7 +313,9 @@ namespace dealii
       unsigned int d_points = 1;
       // Rows of the element-matrix product: by component, each padded to 16
       // (see internal::ElementMatrixKernel), and the scratch row strides.
-      unsigned int                      n_rows = 0, ld_u = 0, ld_w = 0;
+      unsigned int n_rows = 0, ld_u = 0, ld_w = 0;
+      // The region of the matrix a pass of the kernel computes.
+      unsigned int                      region_rows = 32, region_cols = 32;
       Array<unsigned int>               row_of_dof;
       Array<unsigned int>               dof_of_row;
       typename AdditionalData::Strategy strategy =
@@ -424,6 +426,8 @@ namespace dealii
                     chunk,
                     d_points,
                     n_rows,
+                    region_rows,
+                    region_cols,
                     ld_u,
                     ld_w,
                     matrices.data()};

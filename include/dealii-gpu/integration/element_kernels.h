@@ -234,20 +234,23 @@ namespace dealii
        * one cell a team, quadrature points in chunks. The element matrix
        * is a product summed over the points, A = sum_q U_q^T W_q, a over
        * the value (0) and the derivatives (1..dim), padded to 4, the depth
-       * of one MMA, so one point is one MMA step. One component: U[q][a][r]
-       * holds the value and physical gradient of the function of row r,
-       * W[q][c][a][j] what the operation submits for function j times JxW.
-       * Several components: U holds the reference value and derivatives,
-       * W[q][c][a][j] = sum_b D_q[(c, a)][(c_j, b)] U[q][b][j] with D_q
-       * the point's tensor (point_tensor_column(): n_comp (1 + dim) calls
-       * of the operation a point instead of one a function).
+       * of one MMA, so one point is one MMA step. U[q][a][r] holds the
+       * value and derivatives of the function of row r, W[q][c][a][j] what
+       * the operation submits in component c for function j times JxW.
+       * Per point (d_points > 0): U holds the reference value and
+       * derivatives, W[q][c][a][j] = sum_b D_q[(c, a)][(c_j, b)] U[q][b][j]
+       * with D_q the point's tensor (point_tensor_column(): n_comp (1 + dim)
+       * calls of the operation a point). Per function (d_points = 0, one
+       * component): U holds the physical value and gradient, W the
+       * operation called for each function at each point.
        * Rows are ordered by component and each component's rows padded to
        * 16, so that the rows of one MMA share a component (hence W_c).
-       * On the tensor cores each warp keeps a 32 x 32 block of A in
-       * registers over all points (passes over the blocks where the team
-       * has fewer warps than blocks, U and W computed again a pass);
-       * elsewhere (host, float) the team adds each chunk's sums into
-       * A, one thread an entry.
+       * The matrix is computed in passes over regions of region_rows x
+       * region_cols entries (multiples of 32), U and W of a pass only for
+       * the region's rows and columns. On the tensor cores each warp keeps
+       * a 32 x 32 block of the region in registers over all points;
+       * elsewhere (host, float) the team adds each chunk's sums into A,
+       * one thread an entry.
        */
       template <int dim, int n_comp, typename Number, typename Operation>
       struct ElementMatrixKernel
@@ -261,10 +264,11 @@ namespace dealii
         const unsigned int        *dof_of_row; // i of row r (n_dofs: padding)
         unsigned int               n_q, n_dofs, chunk;
         // Points whose D the scratch holds: n_q (all, computed once a
-        // cell) or chunk (computed a chunk).
+        // cell), chunk (computed a chunk) or 0 (per function).
         unsigned int d_points;
-        unsigned int n_rows;     // multiple of 16
-        unsigned int ld_u, ld_w; // row strides of U and W
+        unsigned int n_rows;                   // multiple of 16
+        unsigned int region_rows, region_cols; // multiples of 32
+        unsigned int ld_u, ld_w;               // row strides of U and W
         Number      *matrices;
 
         static constexpr unsigned int n_a = 4;
@@ -306,25 +310,25 @@ namespace dealii
         DEAL_II_GPU_HOST_DEVICE static unsigned int
         n_blocks(const unsigned int n_rows, const unsigned int n_dofs)
         {
-          return ((n_rows / 16 + 1) / 2) *
-                 ((padded_columns(n_dofs) / 8 + 3) / 4);
+          return ((n_rows + 31) / 32) * ((padded_columns(n_dofs) + 31) / 32);
         }
 
         DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
         {
-          using Evaluator         = PointEvaluator<dim, n_comp, Number>;
-          using Geometry          = PointGeometry<dim, Number>;
-          const unsigned int cell = team.team_index();
-          Number            *U    = team.scratch<Number>();
-          Number            *W    = U + chunk * n_a * ld_u;
-          Number            *D    = W + chunk * n_comp * n_a * ld_w;
-          Number            *geo  = D + d_points * n_ab * n_ab;
+          using Evaluator          = PointEvaluator<dim, n_comp, Number>;
+          using Geometry           = PointGeometry<dim, Number>;
+          const unsigned int cell  = team.team_index();
+          const bool         all_d = d_points >= n_q;
+          Number            *U     = team.scratch<Number>();
+          Number            *W     = U + chunk * n_a * ld_u;
+          Number            *D     = W + chunk * n_comp * n_a * ld_w;
+          Number            *geo   = D + d_points * n_ab * n_ab;
           Number            *A = matrices + std::size_t(cell) * n_dofs * n_dofs;
           const Operation    op  = operation;
           constexpr bool     mma = element_matrices_on_tensor_cores<Number>();
 
-          // Padding (rows, columns, a = 1 + dim in 2D) is never written and
-          // stays zero.
+          // Padding (a = 1 + dim in 2D; rows and columns in one pass) is
+          // never written and stays zero.
           team.for_each<false>(chunk * n_a * (ld_u + n_comp * ld_w),
                                [&](const unsigned int k) { U[k] = 0; });
           // The geometry of every point once, all threads at a time.
@@ -334,7 +338,6 @@ namespace dealii
               { geometry.compute(cell, q, geo + q * geometry_stride); });
           // Each point's tensor D (the operation and the geometry), into
           // slot q - first.
-          const bool all_d = d_points >= n_q;
           const auto compute_d =
               [&](const unsigned int first, const unsigned int count)
           {
@@ -352,22 +355,36 @@ namespace dealii
                                                    D + qc * n_ab * n_ab);
                 });
           };
-          if (n_comp > 1 && all_d)
+          if (all_d)
           {
             team.barrier<false>();
             compute_d(0, n_q);
           }
 
-          // Blocks of 16 rows and of 8 columns.
-          const unsigned int n_rb    = n_rows / 16;
-          const unsigned int n_cb    = padded_columns(n_dofs) / 8;
+          // Passes: regions, and on the tensor cores where a region has
+          // more blocks than the team warps, several passes a region.
+          const unsigned int n_cols = padded_columns(n_dofs);
+          const unsigned int n_pc   = (n_cols + region_cols - 1) / region_cols;
+          const unsigned int n_regions =
+              (n_rows + region_rows - 1) / region_rows * n_pc;
+          const unsigned int region_blocks =
+              region_rows / 32 * (region_cols / 32);
           const unsigned int n_warps = team.team_shape().size() / 32;
-          const unsigned int n_block = n_blocks(n_rows, n_dofs);
-          const unsigned int n_passes =
-              mma ? (n_block + n_warps - 1) / n_warps : 1;
+          const unsigned int n_sub =
+              mma ? (region_blocks + n_warps - 1) / n_warps : 1;
+          // Blocks of 16 rows and of 8 columns.
+          const unsigned int n_rb = n_rows / 16;
+          const unsigned int n_cb = n_cols / 8;
 
-          for (unsigned int pass = 0; pass < n_passes; ++pass)
+          for (unsigned int pass = 0; pass < n_regions * n_sub; ++pass)
           {
+            const unsigned int region = pass / n_sub;
+            const unsigned int r0     = region / n_pc * region_rows;
+            const unsigned int c0     = region % n_pc * region_cols;
+            const unsigned int rows =
+                n_rows - r0 < region_rows ? n_rows - r0 : region_rows;
+            const unsigned int cols =
+                n_cols - c0 < region_cols ? n_cols - c0 : region_cols;
             // A warp's 32 x 32 entries: 2 x 4 MMAs of 16 x 8.
             [[maybe_unused]] double       acc[2][4][4] = {};
             [[maybe_unused]] unsigned int rb0 = 0, cb0 = 0, comp[2] = {};
@@ -376,14 +393,17 @@ namespace dealii
             [[maybe_unused]] const unsigned int lane = threadIdx.x % 32;
             if constexpr (mma)
             {
-              const unsigned int block = pass * n_warps + threadIdx.x / 32;
-              active                   = block < n_block;
-              const unsigned int n_bc  = (n_cb + 3) / 4;
-              rb0                      = active ? block / n_bc * 2 : 0;
-              cb0                      = active ? block % n_bc * 4 : 0;
+              // The warp's block of the region, row by row.
+              const unsigned int block =
+                  pass % n_sub * n_warps + threadIdx.x / 32;
+              const unsigned int wr = block / (region_cols / 32),
+                                 wc = block % (region_cols / 32);
+              rb0                   = r0 / 16 + 2 * wr;
+              cb0                   = c0 / 8 + 4 * wc;
+              active = block < region_blocks && rb0 < n_rb && cb0 < n_cb;
               if constexpr (n_comp > 1)
                 for (unsigned int rb = 0; rb < 2; ++rb)
-                  comp[rb] = rb0 + rb < n_rb
+                  comp[rb] = active && rb0 + rb < n_rb
                                  ? components[dof_of_row[(rb0 + rb) * 16]]
                                  : 0;
             }
@@ -392,83 +412,119 @@ namespace dealii
             {
               const unsigned int nq = n_q - q0 < chunk ? n_q - q0 : chunk;
               team.barrier<false>();
-
-              if constexpr (n_comp == 1)
+              if (d_points > 0 && !all_d)
               {
-                // One component: the operation for each function at each
-                // point (fastest on the H100 for Laplace, Q2-Q4).
-                team.for_each<false>(
-                    n_dofs * nq,
-                    [&](const unsigned int e)
-                    {
-                      const unsigned int qc = e / n_dofs;
-                      const unsigned int j  = e - qc * n_dofs;
-                      const unsigned int q  = q0 + qc;
-                      const Number      *g  = geo + q * geometry_stride;
-                      const Number      *ref =
-                          shape_gradients + (std::size_t(q) * n_dofs + j) * dim;
-                      Number      *u = U + qc * n_a * ld_u + row_of_dof[j];
-                      const Number value =
-                          shape_values[std::size_t(q) * n_dofs + j];
-                      Tensor<1, dim, Number> grad;
-                      u[0] = value;
-                      for (unsigned int d = 0; d < dim; ++d)
-                      {
-                        grad[d]           = Geometry::physical(g, ref, d);
-                        u[(1 + d) * ld_u] = grad[d];
-                      }
-                      Evaluator phi(
-                          Geometry::point(g), components[j], value, grad);
-                      op(phi, 0u);
-                      const Number jxw = g[dim * dim];
-                      for (unsigned int c = 0; c < n_comp; ++c)
-                      {
-                        Number *w = W + (qc * n_comp + c) * n_a * ld_w + j;
-                        w[0]      = phi.submitted_value_component(c) * jxw;
-                        for (unsigned int d = 0; d < dim; ++d)
-                          w[(1 + d) * ld_w] =
-                              phi.submitted_gradient_component(c, d) * jxw;
-                      }
-                    });
+                compute_d(q0, nq);
+                team.barrier<false>();
               }
+              // Function i's value and derivatives at point q0 + qc:
+              // reference (per point) or physical (per function).
+              const auto derivatives = [&](const unsigned int qc,
+                                           const unsigned int i,
+                                           Number(&u)[1 + dim])
+              {
+                const std::size_t qi  = std::size_t(q0 + qc) * n_dofs + i;
+                const Number     *ref = shape_gradients + qi * dim;
+                u[0]                  = shape_values[qi];
+                for (unsigned int d = 0; d < dim; ++d)
+                  u[1 + d] =
+                      d_points > 0
+                          ? ref[d]
+                          : Geometry::physical(
+                                geo + (q0 + qc) * geometry_stride, ref, d);
+              };
+              // U's row slot s (zero for padding: !valid).
+              const auto store_u = [&](const unsigned int qc,
+                                       const unsigned int s,
+                                       const Number(&u)[1 + dim],
+                                       const bool valid)
+              {
+                for (unsigned int a = 0; a <= dim; ++a)
+                  U[(qc * n_a + a) * ld_u + s] = valid ? u[a] : Number(0);
+              };
+              // W's column slot s for function j, whose derivatives are u
+              // (zero for padding: j >= n_dofs).
+              const auto store_w = [&](const unsigned int qc,
+                                       const unsigned int s,
+                                       const unsigned int j,
+                                       const Number(&u)[1 + dim])
+              {
+                Number *w = W + qc * n_comp * n_a * ld_w + s;
+                if (j >= n_dofs)
+                {
+                  for (unsigned int c = 0; c < n_comp; ++c)
+                    for (unsigned int a = 0; a <= dim; ++a)
+                      w[(c * n_a + a) * ld_w] = 0;
+                  return;
+                }
+                const unsigned int q = q0 + qc;
+                if constexpr (n_comp == 1)
+                  if (d_points == 0)
+                  {
+                    const Number          *g = geo + q * geometry_stride;
+                    Tensor<1, dim, Number> grad;
+                    for (unsigned int d = 0; d < dim; ++d)
+                      grad[d] = u[1 + d];
+                    Evaluator phi(
+                        Geometry::point(g), components[j], u[0], grad);
+                    op(phi, 0u);
+                    const Number jxw = g[dim * dim];
+                    w[0]             = phi.submitted_value_component(0) * jxw;
+                    for (unsigned int d = 0; d < dim; ++d)
+                      w[(1 + d) * ld_w] =
+                          phi.submitted_gradient_component(0, d) * jxw;
+                    return;
+                  }
+                const Number *Dq = D + (all_d ? q : qc) * n_ab * n_ab +
+                                   components[j] * (1 + dim);
+                for (unsigned int c = 0; c < n_comp; ++c)
+                  for (unsigned int a = 0; a <= dim; ++a)
+                  {
+                    const Number *row = Dq + (c * (1 + dim) + a) * n_ab;
+                    Number        sum = 0;
+                    for (unsigned int b = 0; b <= dim; ++b)
+                      sum += row[b] * u[b];
+                    w[(c * n_a + a) * ld_w] = sum;
+                  }
+              };
+              // One loop for U and W (latency: their loads overlap). One
+              // region: by function, padding left zero; several: by slot.
+              if (n_regions == 1)
+                team.for_each<false>(n_dofs * nq,
+                                     [&](const unsigned int e)
+                                     {
+                                       const unsigned int qc = e / n_dofs;
+                                       const unsigned int j  = e - qc * n_dofs;
+                                       Number             u[1 + dim];
+                                       derivatives(qc, j, u);
+                                       store_u(qc, row_of_dof[j], u, true);
+                                       store_w(qc, j, j, u);
+                                     });
               else
               {
-                // Several components: the operation n_comp (1 + dim) times
-                // a point for the tensor D (2.2x faster for elasticity Q2).
-                // D where not kept for all points, then U = the reference
-                // values and derivatives, W = D U.
-                if (!all_d)
-                {
-                  compute_d(q0, nq);
-                  team.barrier<false>();
-                }
-                team.for_each<false>(
-                    n_dofs * nq,
-                    [&](const unsigned int e)
-                    {
-                      const unsigned int qc = e / n_dofs;
-                      const unsigned int j  = e - qc * n_dofs;
-                      const std::size_t  qj = std::size_t(q0 + qc) * n_dofs + j;
-                      Number             u[1 + dim];
-                      u[0] = shape_values[qj];
-                      for (unsigned int d = 0; d < dim; ++d)
-                        u[1 + d] = shape_gradients[qj * dim + d];
-                      Number *ur = U + qc * n_a * ld_u + row_of_dof[j];
-                      for (unsigned int a = 0; a <= dim; ++a)
-                        ur[a * ld_u] = u[a];
-                      const Number *Dq = D +
-                                         (all_d ? q0 + qc : qc) * n_ab * n_ab +
-                                         components[j] * (1 + dim);
-                      for (unsigned int c = 0; c < n_comp; ++c)
-                        for (unsigned int a = 0; a <= dim; ++a)
-                        {
-                          const Number *row = Dq + (c * (1 + dim) + a) * n_ab;
-                          Number        sum = 0;
-                          for (unsigned int b = 0; b <= dim; ++b)
-                            sum += row[b] * u[b];
-                          W[((qc * n_comp + c) * n_a + a) * ld_w + j] = sum;
-                        }
-                    });
+                const unsigned int n_slots = rows > cols ? rows : cols;
+                team.for_each<false>(n_slots * nq,
+                                     [&](const unsigned int e)
+                                     {
+                                       const unsigned int qc = e / n_slots;
+                                       const unsigned int s  = e - qc * n_slots;
+                                       Number             u[1 + dim];
+                                       if (s < rows)
+                                       {
+                                         const unsigned int i =
+                                             dof_of_row[r0 + s];
+                                         if (i < n_dofs)
+                                           derivatives(qc, i, u);
+                                         store_u(qc, s, u, i < n_dofs);
+                                       }
+                                       if (s < cols)
+                                       {
+                                         const unsigned int j = c0 + s;
+                                         if (j < n_dofs)
+                                           derivatives(qc, j, u);
+                                         store_w(qc, s, j, u);
+                                       }
+                                     });
               }
               team.barrier<false>();
 
@@ -482,13 +538,16 @@ namespace dealii
                   const unsigned int g = lane / 4, t = lane % 4;
                   for (unsigned int qc = 0; qc < nq; ++qc)
                   {
+                    // Region rows and columns: (rb0 + rb) 16 >= r0,
+                    // (cb0 + cb) 8 >= c0.
                     const Number *u = U + (qc * n_a + t) * ld_u + g;
                     double        a[2][2];
                     DEAL_II_GPU_UNROLL
                     for (unsigned int rb = 0; rb < 2; ++rb)
                       for (unsigned int h = 0; h < 2; ++h)
-                        a[rb][h] =
-                            rb0 + rb < n_rb ? u[(rb0 + rb) * 16 + 8 * h] : 0.;
+                        a[rb][h] = rb0 + rb < n_rb
+                                       ? u[(rb0 + rb) * 16 - r0 + 8 * h]
+                                       : 0.;
                     double b[2][4];
                     DEAL_II_GPU_UNROLL
                     for (unsigned int rb = 0; rb < (n_comp == 1 ? 1 : 2); ++rb)
@@ -497,7 +556,8 @@ namespace dealii
                           W + ((qc * n_comp + comp[rb]) * n_a + t) * ld_w + g;
                       DEAL_II_GPU_UNROLL
                       for (unsigned int cb = 0; cb < 4; ++cb)
-                        b[rb][cb] = cb0 + cb < n_cb ? w[(cb0 + cb) * 8] : 0.;
+                        b[rb][cb] =
+                            cb0 + cb < n_cb ? w[(cb0 + cb) * 8 - c0] : 0.;
                     }
                     DEAL_II_GPU_UNROLL
                     for (unsigned int rb = 0; rb < 2; ++rb)
@@ -513,19 +573,20 @@ namespace dealii
               }
               else
                 team.for_each<false>(
-                    n_rows * n_dofs,
+                    rows * cols,
                     [&](const unsigned int e)
                     {
-                      const unsigned int r = e / n_dofs;
-                      const unsigned int j = e - r * n_dofs;
-                      const unsigned int i = dof_of_row[r];
-                      if (i >= n_dofs)
+                      const unsigned int rr = e / cols;
+                      const unsigned int jj = e - rr * cols;
+                      const unsigned int i  = dof_of_row[r0 + rr];
+                      const unsigned int j  = c0 + jj;
+                      if (i >= n_dofs || j >= n_dofs)
                         return;
-                      const Number *w   = W + components[i] * n_a * ld_w + j;
+                      const Number *w   = W + components[i] * n_a * ld_w + jj;
                       Number        sum = 0;
                       for (unsigned int qc = 0; qc < nq; ++qc)
                         for (unsigned int a = 0; a <= dim; ++a)
-                          sum += U[(qc * n_a + a) * ld_u + r] *
+                          sum += U[(qc * n_a + a) * ld_u + rr] *
                                  w[(qc * n_comp * n_a + a) * ld_w];
                       Number &entry = A[std::size_t(i) * n_dofs + j];
                       entry         = q0 == 0 ? sum : entry + sum;
