@@ -54,8 +54,9 @@ namespace dealii
      *   every point of the chunk; the matrix is then a product summed over
      *   the points, which on the GPU (double) runs on the FP64 tensor
      *   cores, each warp holding a 32 x 32 block of the matrix over all
-     *   points. Chunk length and team size are chosen from the element
-     *   size.
+     *   points (in passes over the whole matrix or over regions of it
+     *   where it has more blocks than the team warps). Chunk length, team
+     *   size and regions are chosen from the element size.
      * - reference tensor (affine cells: simplices, or parallelograms and
      *   parallelepipeds under a degree-1 mapping; an operation that says
      *   uses_quadrature_points = false, so it is one linear map on the
