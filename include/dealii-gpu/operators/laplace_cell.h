@@ -6,6 +6,7 @@
 #define dealii_gpu_operators_laplace_cell_h
 
 #include <dealii-gpu/matrix_free/fe_evaluation.h>
+#include <dealii-gpu/operators/quadrature_operation.h>
 
 namespace dealii
 {
@@ -210,48 +211,49 @@ namespace dealii
     }
 
     /**
-     * dst += A_cell src for (a(x) grad u, grad v) from the merged tensor of
-     * MatrixFree::evaluate_diffusion_tensor(): per quadrature point
-     * dim (dim + 1) / 2 numbers instead of the inverse Jacobian, JxW and
-     * the coefficient, so less to read. Reads no geometry, so it runs after
+     * The quadrature operation of (a(x) grad u, grad v) from the merged
+     * tensor of MatrixFree::evaluate_diffusion_tensor(): per quadrature
+     * point dim (dim + 1) / 2 numbers instead of the inverse Jacobian, JxW
+     * and the coefficient, so less to read. Reads no geometry
+     * (uses_geometry = false), so it runs after
      * MatrixFree::release_geometry(). Each component gets the same tensor.
      */
+    template <int dim, int n_comp, typename Number>
+    struct DiffusionTensorOperation
+    {
+      static constexpr EvaluationFlags::EvaluationFlags evaluation_flags =
+          EvaluationFlags::gradients;
+      static constexpr bool uses_geometry = false;
+
+      /** From MatrixFree::evaluate_diffusion_tensor(). */
+      const Number *tensor = nullptr;
+
+      template <typename FEEval>
+      DEAL_II_GPU_HOST_DEVICE void operator()(FEEval            &phi,
+                                              const unsigned int q) const
+      {
+        constexpr unsigned int n_entries = dim * (dim + 1) / 2;
+        diffusion_tensor_quadrature_operation<dim, n_comp>(
+            tensor +
+                std::size_t(phi.get_cell()) * n_entries * FEEval::n_q_points,
+            phi,
+            q);
+      }
+    };
+
+    /** dst += A_cell src from the merged tensor (DiffusionTensorOperation). */
     template <int dim,
               int degree,
               int n_comp,
               typename Number,
               int n_q_1d = degree + 1>
-    struct LaplaceTensorCell
-    {
-      static constexpr unsigned int fe_degree     = degree;
-      static constexpr unsigned int n_q_points_1d = n_q_1d;
-      static constexpr unsigned int n_components  = n_comp;
-      static constexpr bool         uses_geometry = false;
-
-      /** From MatrixFree::evaluate_diffusion_tensor(). */
-      const Number *tensor = nullptr;
-
-      DEAL_II_GPU_HOST_DEVICE void
-      operator()(const TeamMember                  &team,
-                 const unsigned int                 cell,
-                 const MatrixFreeData<dim, Number> &data,
-                 const Number                      *src,
-                 Number                            *dst) const
-      {
-        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
-        constexpr unsigned int n_entries = dim * (dim + 1) / 2;
-        FEEval                 phi(team, cell, data);
-        phi.read_dof_values(src);
-        phi.evaluate(false, true);
-        const Number *t =
-            tensor + std::size_t(cell) * n_entries * FEEval::n_q_points;
-        phi.apply_for_each_quad_point(
-            [&](auto &p, const unsigned int q)
-            { diffusion_tensor_quadrature_operation<dim, n_comp>(t, p, q); });
-        phi.integrate(false, true);
-        phi.distribute_local_to_global(dst);
-      }
-    };
+    using LaplaceTensorCell =
+        QuadratureOperationCell<dim,
+                                degree,
+                                n_q_1d,
+                                n_comp,
+                                Number,
+                                DiffusionTensorOperation<dim, n_comp, Number>>;
 
     /** dst += diagonal of A_cell on every cell from the merged tensor, as
      *  LaplaceTensorCell applies it (src is not read). */
@@ -260,40 +262,13 @@ namespace dealii
               int n_comp,
               typename Number,
               int n_q_1d = degree + 1>
-    struct LaplaceTensorDiagonalCell
-    {
-      static constexpr unsigned int fe_degree     = degree;
-      static constexpr unsigned int n_q_points_1d = n_q_1d;
-      static constexpr unsigned int n_components  = n_comp;
-      static constexpr bool         uses_geometry = false;
-
-      const Number *tensor = nullptr;
-
-      DEAL_II_GPU_HOST_DEVICE void
-      operator()(const TeamMember                  &team,
-                 const unsigned int                 cell,
-                 const MatrixFreeData<dim, Number> &data,
-                 const Number *,
-                 Number *dst) const
-      {
-        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
-        constexpr unsigned int n_entries = dim * (dim + 1) / 2;
-        FEEval                 phi(team, cell, data);
-        const Number          *t =
-            tensor + std::size_t(cell) * n_entries * FEEval::n_q_points;
-        for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
-        {
-          phi.set_unit_dof_values(i);
-          phi.evaluate(false, true);
-          phi.apply_for_each_quad_point(
-              [&](auto &p, const unsigned int q)
-              { diffusion_tensor_quadrature_operation<dim, n_comp>(t, p, q); });
-          phi.integrate(false, true);
-          phi.store_local_result(i);
-        }
-        phi.distribute_local_results(dst);
-      }
-    };
+    using LaplaceTensorDiagonalCell = QuadratureOperationDiagonalCell<
+        dim,
+        degree,
+        n_q_1d,
+        n_comp,
+        Number,
+        DiffusionTensorOperation<dim, n_comp, Number>>;
 
     /** dst += diagonal of A_cell on every cell (src is not read). */
     template <int dim,

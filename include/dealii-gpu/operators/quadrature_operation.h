@@ -126,6 +126,9 @@ namespace dealii
       static constexpr unsigned int fe_degree     = degree;
       static constexpr unsigned int n_q_points_1d = n_q_1d;
       static constexpr unsigned int n_components  = n_comp;
+      // Whether the operation reads geometry (MatrixFree::release_geometry()).
+      static constexpr bool uses_geometry =
+          internal::functor_uses_geometry<Operation>::value;
 
       Operation operation;
 
@@ -163,6 +166,9 @@ namespace dealii
       static constexpr unsigned int fe_degree     = degree;
       static constexpr unsigned int n_q_points_1d = n_q_1d;
       static constexpr unsigned int n_components  = n_comp;
+      // Whether the operation reads geometry (MatrixFree::release_geometry()).
+      static constexpr bool uses_geometry =
+          internal::functor_uses_geometry<Operation>::value;
 
       Operation operation;
 
