@@ -223,8 +223,20 @@ hypercube_cases()
                           GPU::LaplaceOperation<BallOfX>{BallOfX{}},
                           form,
                           1e-12);
-    // One warp for all blocks of the matrix (a pass each on the GPU) and
-    // chunks that do not divide the points.
+    // One warp for the blocks of the matrix (a region of one block a pass
+    // on the GPU) and chunks that do not divide the points; in 3D two
+    // warps for its four blocks (the whole matrix in two passes).
+    if (k == 3 && dim == 3)
+      check<dim, 1, double>("Laplace a(x) Q3, two warps",
+                            mapping,
+                            dof,
+                            quad,
+                            GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+                            form,
+                            1e-12,
+                            true,
+                            false,
+                            64);
     if (k == 3)
       check<dim, 1, double>("Laplace a(x) Q3, one warp, 5 points a chunk",
                             mapping,
