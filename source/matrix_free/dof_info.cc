@@ -5,6 +5,7 @@
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_tools.h>
 
+#include "../base/parallel_selection.h"
 #include "hanging_node_setup.h"
 #include <algorithm>
 #include <memory>
@@ -34,18 +35,30 @@ namespace dealii
         const unsigned int n_lex = lexicographic.size();
 
         timer.start("cells");
+        // By level and index on the set-up threads, in the order of
+        // deal.II's (active or level) cell iterators.
         cells.clear();
         if (on_level)
-        {
-          for (const auto &cell :
-               dof_handler.mg_cell_iterators_on_level(mg_level))
-            if (cell->is_locally_owned_on_level())
-              cells.push_back(cell);
-        }
+          cells = cells_on_level<CellIterator>(
+              dof_handler,
+              mg_level,
+              false,
+              [](const CellIterator &cell)
+              { return cell->is_locally_owned_on_level(); });
         else
-          for (const auto &cell : dof_handler.active_cell_iterators())
-            if (cell->is_locally_owned())
-              cells.push_back(cell);
+          for (unsigned int l = 0;
+               l < dof_handler.get_triangulation().n_levels();
+               ++l)
+          {
+            const auto on_l =
+                cells_on_level<CellIterator>(dof_handler,
+                                             l,
+                                             true,
+                                             [](const CellIterator &cell) {
+                                               return cell->is_locally_owned();
+                                             });
+            cells.insert(cells.end(), on_l.begin(), on_l.end());
+          }
         const std::size_t n_cells = cells.size();
 
         // DoF indices in lexicographic order per component.

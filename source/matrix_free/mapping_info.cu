@@ -146,10 +146,23 @@ namespace dealii
           { parallel_for_chunks(n_cells, cell_grain, f); };
 
           // The local index of each cell's nodes, and the first cell at
-          // each node.
-          constexpr unsigned int none = numbers::invalid_unsigned_int;
+          // each node. Without hanging cells, DoFInfo's lists hold them
+          // (component 0 first; flags masked): no second pass over deal.II's
+          // DoF indices. A hanging cell's list holds the coarse DoFs.
+          constexpr unsigned int none      = numbers::invalid_unsigned_int;
+          const bool             own_lists = dof_info.n_hanging_cells > 0;
           const std::unique_ptr<unsigned int[]> local(
-              new unsigned int[std::size_t(n_cells) * n]);
+              own_lists ? new unsigned int[std::size_t(n_cells) * n] : nullptr);
+          const unsigned int dofs_per_cell = dof_info.dofs_per_cell;
+          const auto         local_of      = [&](const std::size_t  c,
+                                    const unsigned int i) -> unsigned int
+          {
+            return own_lists ? local[c * n + i]
+                             : dof_info.indices[std::size_t(order[c]) *
+                                                    dofs_per_cell +
+                                                i] &
+                                   ~constrained_dof_flag;
+          };
           const std::unique_ptr<std::atomic<unsigned int>[]> first_cell(
               new std::atomic<unsigned int>[n_local]);
           parallel_for_chunks(
@@ -164,24 +177,30 @@ namespace dealii
               [&](const std::size_t begin, const std::size_t end)
               {
                 std::vector<types::global_dof_index> indices(
-                    fe->n_dofs_per_cell());
+                    own_lists ? fe->n_dofs_per_cell() : 0);
                 for (std::size_t c = begin; c < end; ++c)
                 {
-                  const auto &cell = cells[order[c]];
-                  if (dof_info.on_level)
-                    cell->get_mg_dof_indices(indices);
-                  else
-                    cell->get_active_or_mg_dof_indices(indices);
+                  if (own_lists)
+                  {
+                    const auto &cell = cells[order[c]];
+                    if (dof_info.on_level)
+                      cell->get_mg_dof_indices(indices);
+                    else
+                      cell->get_active_or_mg_dof_indices(indices);
+                    for (unsigned int i = 0; i < n; ++i)
+                    {
+                      const types::global_dof_index g =
+                          indices[system_index[i]];
+                      AssertThrow(partitioner.in_local_range(g) ||
+                                      partitioner.is_ghost_entry(g),
+                                  ExcInternalError());
+                      local[c * n + i] = partitioner.global_to_local(g);
+                    }
+                  }
                   for (unsigned int i = 0; i < n; ++i)
                   {
-                    const types::global_dof_index g = indices[system_index[i]];
-                    AssertThrow(partitioner.in_local_range(g) ||
-                                    partitioner.is_ghost_entry(g),
-                                ExcInternalError());
-                    const unsigned int l = partitioner.global_to_local(g);
-                    local[c * n + i]     = l;
-                    auto        &first   = first_cell[l];
-                    unsigned int seen = first.load(std::memory_order_relaxed);
+                    auto        &first = first_cell[local_of(c, i)];
+                    unsigned int seen  = first.load(std::memory_order_relaxed);
                     while (c < seen && !first.compare_exchange_weak(
                                            seen,
                                            static_cast<unsigned int>(c),
@@ -192,8 +211,8 @@ namespace dealii
                 }
               });
           const auto places = [&](const std::size_t c, const unsigned int i) {
-            return first_cell[local[c * n + i]].load(
-                       std::memory_order_relaxed) == c;
+            return first_cell[local_of(c, i)].load(std::memory_order_relaxed) ==
+                   c;
           };
 
           // Node numbers: the local index, or the count of nodes placed by
@@ -245,7 +264,7 @@ namespace dealii
                       center[d] += x[i * dim + d];
                     if (!places(c, i))
                       continue;
-                    const unsigned int l    = local[c * n + i];
+                    const unsigned int l    = local_of(c, i);
                     const unsigned int node = nodes_are_dofs ? l : next++;
                     if (!nodes_are_dofs)
                       node_of_local[l] = node;
@@ -267,7 +286,7 @@ namespace dealii
                 for (std::size_t c = begin; c < end; ++c)
                   for (unsigned int i = 0; i < n; ++i)
                   {
-                    const unsigned int l = local[c * n + i];
+                    const unsigned int l = local_of(c, i);
                     const unsigned int node =
                         nodes_are_dofs ? l : node_of_local[l];
                     if (!nodes_are_dofs)

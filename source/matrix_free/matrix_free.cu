@@ -174,7 +174,7 @@ namespace dealii
       // Upload: the listed cells' indices in cell-loop order.
       setup_timer.start("upload indices");
       {
-        std::vector<unsigned int> host_indices(
+        internal::HostVector<unsigned int> host_indices(
             std::size_t(n_cells - n_structured) * dofs_per_cell);
         parallel_for_chunks(n_cells - n_structured,
                             4096,

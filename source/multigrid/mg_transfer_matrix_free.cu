@@ -12,6 +12,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
+#include "../base/parallel_selection.h"
 #include "transfer_kernels.h"
 #include <algorithm>
 #include <atomic>
@@ -80,54 +81,6 @@ namespace dealii
         return partitioner.global_to_local(global);
       }
 
-      // Leaves new elements of trivial types uninitialized: for the large
-      // host arrays that the threads fill completely, which std::vector
-      // would first zero on one thread.
-      template <typename T>
-      struct UninitializedAllocator : std::allocator<T>
-      {
-        template <typename U>
-        struct rebind
-        {
-          using other = UninitializedAllocator<U>;
-        };
-
-        UninitializedAllocator() = default;
-
-        template <typename U>
-        UninitializedAllocator(const UninitializedAllocator<U> &) noexcept
-        {
-        }
-
-        template <typename U>
-        void construct(U *p) noexcept(
-            std::is_nothrow_default_constructible<U>::value)
-        {
-          ::new (static_cast<void *>(p)) U;
-        }
-
-        template <typename U, typename... Args>
-        void construct(U *p, Args &&...args)
-        {
-          ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
-        }
-      };
-
-      template <typename T>
-      using HostVector = std::vector<T, UninitializedAllocator<T>>;
-
-      // Array::copy_from() for a HostVector.
-      template <typename T>
-      void copy_to_array(const HostVector<T> &values, Array<T> &array)
-      {
-        array.resize(values.size());
-        if (!values.empty())
-          Memory::copy_to_backend(array.backend(),
-                                  array.data(),
-                                  values.data(),
-                                  values.size() * sizeof(T));
-      }
-
       // A (global, level) or (level, global) DoF pair; trivial, unlike
       // std::pair, so that a HostVector of them is not zeroed.
       struct DoFPair
@@ -154,44 +107,6 @@ namespace dealii
                                 a[i].store(value, std::memory_order_relaxed);
                             });
         return a;
-      }
-
-      // Appends value(i) for the i in [0, n) with keep(i) to @p out, in the
-      // order of i: each chunk of @p grain counts its entries, then writes
-      // them from the sum of the counts before it (the same list on any
-      // number of threads). value(i) is called once, after keep(i).
-      template <typename Keep, typename Value, typename Out>
-      void append_selected(const std::size_t n,
-                           const std::size_t grain,
-                           const Keep       &keep,
-                           const Value      &value,
-                           Out              &out)
-      {
-        const std::size_t        n_chunks = (n + grain - 1) / grain;
-        std::vector<std::size_t> offset(n_chunks + 1, 0);
-        parallel_for_chunks(n,
-                            grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t count = 0;
-                              for (std::size_t i = begin; i < end; ++i)
-                                count += keep(i) ? 1 : 0;
-                              offset[begin / grain + 1] = count;
-                            });
-        std::partial_sum(offset.begin(), offset.end(), offset.begin());
-        if (offset[n_chunks] == 0)
-          return;
-        const std::size_t start = out.size();
-        out.resize(start + offset[n_chunks]);
-        parallel_for_chunks(n,
-                            grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              std::size_t pos = start + offset[begin / grain];
-                              for (std::size_t i = begin; i < end; ++i)
-                                if (keep(i))
-                                  out[pos++] = value(i);
-                            });
       }
 
       // Append the n entries get(i) that @p owned lacks to @p out, in the
@@ -233,41 +148,6 @@ namespace dealii
               return pair;
             },
             out);
-      }
-
-      // The cells of @p level (only active ones if @p active_only) with
-      // keep(cell), in the order of the level's cell iterators (by index).
-      template <typename Iterator, int dim, typename Keep>
-      std::vector<Iterator> cells_on_level(const DoFHandler<dim> &dof_handler,
-                                           const unsigned int     level,
-                                           const bool             active_only,
-                                           const Keep            &keep)
-      {
-        std::vector<Iterator>     cells;
-        const Triangulation<dim> &tria = dof_handler.get_triangulation();
-        // A rank's triangulation may have fewer levels than the global one.
-        if (level >= tria.n_levels())
-          return cells;
-        using Raw      = TriaRawIterator<typename Iterator::AccessorType>;
-        const auto raw = [&](const std::size_t i)
-        {
-          return Raw(&tria,
-                     static_cast<int>(level),
-                     static_cast<int>(i),
-                     &dof_handler);
-        };
-        append_selected(
-            tria.n_raw_cells(level),
-            4096,
-            [&](const std::size_t i)
-            {
-              const Raw cell = raw(i);
-              return cell->used() && !(active_only && cell->has_children()) &&
-                     keep(Iterator(cell));
-            },
-            [&](const std::size_t i) { return Iterator(raw(i)); },
-            cells);
-        return cells;
       }
 
       // A partitioner with the owned set and the ghosts @p needed: @p
@@ -544,20 +424,29 @@ namespace dealii
         const auto &fine_part   = *transfer_partitioners[l];
         internal::HostVector<unsigned int> coarse(coarse_global[l].size()),
             fine(fine_global[l].size());
-        parallel_for_chunks(
-            coarse.size(),
-            8192,
-            [&](const std::size_t begin, const std::size_t end)
-            {
-              for (std::size_t i = begin; i < end; ++i)
-              {
-                const types::global_dof_index g = coarse_global[l][i];
-                coarse[i] = internal::local_index(coarse_part, g);
-                if (mg_constrained_dofs != nullptr &&
-                    mg_constrained_dofs->is_boundary_index(l - 1, g))
-                  coarse[i] |= constrained_dof_flag;
-              }
-            });
+        // The coarse level's Dirichlet DoFs as flags by local index: one
+        // pass over the set instead of a search a cell DoF.
+        std::vector<unsigned char> dirichlet(coarse_part.locally_owned_size() +
+                                                 coarse_part.n_ghost_indices(),
+                                             0);
+        if (mg_constrained_dofs != nullptr &&
+            mg_constrained_dofs->have_boundary_indices())
+          for (const types::global_dof_index g :
+               mg_constrained_dofs->get_boundary_indices(l - 1))
+            if (coarse_part.in_local_range(g) || coarse_part.is_ghost_entry(g))
+              dirichlet[coarse_part.global_to_local(g)] = 1;
+        parallel_for_chunks(coarse.size(),
+                            8192,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t i = begin; i < end; ++i)
+                              {
+                                coarse[i] = internal::local_index(
+                                    coarse_part, coarse_global[l][i]);
+                                if (dirichlet[coarse[i]] != 0)
+                                  coarse[i] |= constrained_dof_flag;
+                              }
+                            });
         parallel_for_chunks(fine.size(),
                             8192,
                             [&](const std::size_t begin, const std::size_t end)
@@ -605,9 +494,9 @@ namespace dealii
                                         ? Number(1. / touched.local_element(i))
                                         : Number();
                             });
-        internal::copy_to_array(coarse, transfers[l].coarse_indices);
-        internal::copy_to_array(fine, transfers[l].fine_indices);
-        internal::copy_to_array(weights, transfers[l].weights);
+        transfers[l].coarse_indices.copy_from(coarse);
+        transfers[l].fine_indices.copy_from(fine);
+        transfers[l].weights.copy_from(weights);
       }
 
       // Copies between the global vector and the levels: the pairs (global,
@@ -649,6 +538,7 @@ namespace dealii
             });
         const auto global_of_level =
             internal::atomic_array(owned_level.n_elements(), unset);
+
         std::atomic<bool> inconsistent(false);
         const auto mark = [&](std::atomic<types::global_dof_index> &entry,
                               const types::global_dof_index         value)
@@ -794,10 +684,10 @@ namespace dealii
                                                        from_level[l][i].second);
               }
             });
-        internal::copy_to_array(to, copy.to_level);
-        internal::copy_to_array(to_source, copy.to_level_source);
-        internal::copy_to_array(from, copy.from_level);
-        internal::copy_to_array(from_source, copy.from_level_source);
+        copy.to_level.copy_from(to);
+        copy.to_level_source.copy_from(to_source);
+        copy.from_level.copy_from(from);
+        copy.from_level_source.copy_from(from_source);
       }
       setup_timer.stop();
     }

@@ -6,6 +6,8 @@
 #include <dealii-gpu/base/device.h>
 
 #include <cstddef>
+#include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,6 +49,48 @@ namespace dealii
                     void             *destination,
                     const std::size_t bytes);
     } // namespace Memory
+
+    namespace internal
+    {
+      /**
+       * Leaves new elements of trivial types uninitialized: for the large
+       * host arrays of the set-up that threads fill completely, which
+       * std::vector would first zero on one thread.
+       */
+      template <typename T>
+      struct UninitializedAllocator : std::allocator<T>
+      {
+        template <typename U>
+        struct rebind
+        {
+          using other = UninitializedAllocator<U>;
+        };
+
+        UninitializedAllocator() = default;
+
+        template <typename U>
+        UninitializedAllocator(const UninitializedAllocator<U> &) noexcept
+        {
+        }
+
+        template <typename U>
+        void construct(U *p) noexcept(
+            std::is_nothrow_default_constructible<U>::value)
+        {
+          ::new (static_cast<void *>(p)) U;
+        }
+
+        template <typename U, typename... Args>
+        void construct(U *p, Args &&...args)
+        {
+          ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+        }
+      };
+
+      /** A host vector whose resize() leaves new elements uninitialized. */
+      template <typename T>
+      using HostVector = std::vector<T, UninitializedAllocator<T>>;
+    } // namespace internal
 
     /**
      * An owning array of trivially copyable elements in the memory of the
@@ -112,7 +156,8 @@ namespace dealii
       }
 
       /** Resize to the host vector's size and copy it over. */
-      void copy_from(const std::vector<T> &host_values)
+      template <typename Allocator>
+      void copy_from(const std::vector<T, Allocator> &host_values)
       {
         resize(host_values.size());
         if (n > 0)

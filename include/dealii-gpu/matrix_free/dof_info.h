@@ -3,6 +3,7 @@
 #ifndef dealii_gpu_matrix_free_dof_info_h
 #define dealii_gpu_matrix_free_dof_info_h
 
+#include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/setup_timer.h>
 
 #include <deal.II/base/index_set.h>
@@ -69,7 +70,7 @@ namespace dealii
         std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
         /** [cell * dofs_per_cell + i]: local index, constrained_dof_flag
          *  set on constrained DoFs. */
-        std::vector<unsigned int> indices;
+        HostVector<unsigned int> indices;
         /** Per cell: whether it reads a DoF of another rank that is not
          *  constrained. */
         std::vector<char> touches_ghosts;
