@@ -1,4 +1,5 @@
 #include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/dofs/dof_tools.h>
@@ -14,11 +15,11 @@ namespace dealii
 {
   namespace GPU
   {
-    template <int dim>
+    template <int dim, typename ConstrainedDoFs>
     void assemble_level_matrix(
         const Mapping<dim>                              &mapping,
         const DoFHandler<dim>                           &dof_handler,
-        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const ConstrainedDoFs                           &mg_constrained_dofs,
         const std::function<double(const Point<dim> &)> &diffusion,
         const std::function<double(const Point<dim> &)> &reaction,
         const unsigned int                               level,
@@ -87,10 +88,11 @@ namespace dealii
     }
 
     template <int dim, typename Number>
+    template <typename ConstrainedDoFs>
     void MGCoarseGridAMG<dim, Number>::initialize(
         const Mapping<dim>                              &mapping,
         const DoFHandler<dim>                           &dof_handler,
-        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const ConstrainedDoFs                           &mg_constrained_dofs,
         const std::function<double(const Point<dim> &)> &diffusion,
         const std::function<double(const Point<dim> &)> &reaction,
         const unsigned int                               level,
@@ -128,26 +130,36 @@ namespace dealii
       iterations = control.last_step();
     }
 
-    template void
-    assemble_level_matrix(const Mapping<2> &,
-                          const DoFHandler<2> &,
-                          const MGConstrainedDoFs &,
-                          const std::function<double(const Point<2> &)> &,
-                          const std::function<double(const Point<2> &)> &,
-                          const unsigned int,
-                          TrilinosWrappers::SparseMatrix &);
-    template void
-    assemble_level_matrix(const Mapping<3> &,
-                          const DoFHandler<3> &,
-                          const MGConstrainedDoFs &,
-                          const std::function<double(const Point<3> &)> &,
-                          const std::function<double(const Point<3> &)> &,
-                          const unsigned int,
-                          TrilinosWrappers::SparseMatrix &);
+#define DEALII_GPU_INSTANTIATE_AMG(dim, Number, Constrained)                   \
+  template void MGCoarseGridAMG<dim, Number>::initialize(                      \
+      const Mapping<dim> &,                                                    \
+      const DoFHandler<dim> &,                                                 \
+      const Constrained &,                                                     \
+      const std::function<double(const Point<dim> &)> &,                       \
+      const std::function<double(const Point<dim> &)> &,                       \
+      const unsigned int,                                                      \
+      const AdditionalData &);
+#define DEALII_GPU_INSTANTIATE(dim, Constrained)                               \
+  template void assemble_level_matrix(                                         \
+      const Mapping<dim> &,                                                    \
+      const DoFHandler<dim> &,                                                 \
+      const Constrained &,                                                     \
+      const std::function<double(const Point<dim> &)> &,                       \
+      const std::function<double(const Point<dim> &)> &,                       \
+      const unsigned int,                                                      \
+      TrilinosWrappers::SparseMatrix &);                                       \
+  DEALII_GPU_INSTANTIATE_AMG(dim, float, Constrained)                          \
+  DEALII_GPU_INSTANTIATE_AMG(dim, double, Constrained)
 
     template class MGCoarseGridAMG<2, float>;
     template class MGCoarseGridAMG<2, double>;
     template class MGCoarseGridAMG<3, float>;
     template class MGCoarseGridAMG<3, double>;
+    DEALII_GPU_INSTANTIATE(2, dealii::MGConstrainedDoFs)
+    DEALII_GPU_INSTANTIATE(3, dealii::MGConstrainedDoFs)
+    DEALII_GPU_INSTANTIATE(2, GPU::MGConstrainedDoFs)
+    DEALII_GPU_INSTANTIATE(3, GPU::MGConstrainedDoFs)
+#undef DEALII_GPU_INSTANTIATE
+#undef DEALII_GPU_INSTANTIATE_AMG
   } // namespace GPU
 } // namespace dealii

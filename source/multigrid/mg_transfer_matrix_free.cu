@@ -186,16 +186,32 @@ namespace dealii
 
     template <int dim, typename Number>
     MGTransferMatrixFree<dim, Number>::MGTransferMatrixFree(
-        const MGConstrainedDoFs &mg_constrained_dofs)
+        const dealii::MGConstrainedDoFs &mg_constrained_dofs)
+    {
+      initialize_constraints(mg_constrained_dofs);
+    }
+
+    template <int dim, typename Number>
+    MGTransferMatrixFree<dim, Number>::MGTransferMatrixFree(
+        const GPU::MGConstrainedDoFs &mg_constrained_dofs)
     {
       initialize_constraints(mg_constrained_dofs);
     }
 
     template <int dim, typename Number>
     void MGTransferMatrixFree<dim, Number>::initialize_constraints(
-        const MGConstrainedDoFs &constrained)
+        const dealii::MGConstrainedDoFs &constrained)
     {
-      mg_constrained_dofs = &constrained;
+      mg_constrained_dofs     = &constrained;
+      gpu_mg_constrained_dofs = nullptr;
+    }
+
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::initialize_constraints(
+        const GPU::MGConstrainedDoFs &constrained)
+    {
+      mg_constrained_dofs     = nullptr;
+      gpu_mg_constrained_dofs = &constrained;
     }
 
     template <int dim, typename Number>
@@ -264,18 +280,32 @@ namespace dealii
                         "the partitioner of level " + std::to_string(l) +
                         " does not own the level's locally owned DoFs"));
       setup_timer.start("cells and lattices");
+      // Each level's refinement-edge and boundary DoFs, of whichever
+      // MGConstrainedDoFs was given (nullptr: none).
+      std::vector<const IndexSet *> edge_dofs(n_levels, nullptr),
+          boundary_dofs(n_levels, nullptr);
+      const auto take_sets = [&](const auto *constrained)
+      {
+        for (unsigned int l = 0; l < n_levels && constrained != nullptr; ++l)
+        {
+          edge_dofs[l] = &constrained->get_refinement_edge_indices(l);
+          if (constrained->have_boundary_indices())
+            boundary_dofs[l] = &constrained->get_boundary_indices(l);
+        }
+      };
+      take_sets(
+          static_cast<const dealii::MGConstrainedDoFs *>(mg_constrained_dofs));
+      take_sets(
+          static_cast<const GPU::MGConstrainedDoFs *>(gpu_mg_constrained_dofs));
       // The set-up threads query these sets; a query compresses an
       // uncompressed set first, which is not thread-safe, so do it here.
       dof_handler.locally_owned_dofs().compress();
       for (unsigned int l = 0; l < n_levels; ++l)
       {
         dof_handler.locally_owned_mg_dofs(l).compress();
-        if (mg_constrained_dofs != nullptr)
-        {
-          mg_constrained_dofs->get_refinement_edge_indices(l).compress();
-          if (mg_constrained_dofs->have_boundary_indices())
-            mg_constrained_dofs->get_boundary_indices(l).compress();
-        }
+        for (const IndexSet *set : {edge_dofs[l], boundary_dofs[l]})
+          if (set != nullptr)
+            set->compress();
       }
 
       // 1D prolongation: coarse basis function i at the child points j =
@@ -341,6 +371,21 @@ namespace dealii
       std::vector<internal::HostVector<types::global_dof_index>> coarse_global(
           n_levels),
           fine_global(n_levels);
+      // Where each child of those coarse cells sits: by its index on level
+      // l, the coarse cell's place times max_children, plus the child's
+      // number; and each child's cell DoF in the lattice. The copy pairs
+      // read a child's level DoFs from the lattice instead of asking
+      // deal.II again (it caches active DoF indices, not level ones).
+      constexpr unsigned int max_children =
+          GeometryInfo<dim>::max_children_per_cell;
+      constexpr unsigned int not_in_lattice = numbers::invalid_unsigned_int;
+      std::vector<std::vector<unsigned int>> lattice_slot(n_levels);
+      std::vector<unsigned int> lattice_of_dof(max_children * dofs_per_cell);
+      for (unsigned int child = 0; child < max_children; ++child)
+        for (unsigned int c = 0; c < n_components; ++c)
+          for (unsigned int i = 0; i < nc; ++i)
+            lattice_of_dof[child * dofs_per_cell + system_index[c * nc + i]] =
+                c * nfc + lattice_position[child * nc + i];
       std::vector<std::vector<types::global_dof_index>> needed(n_levels);
       transfers.resize(n_levels);
       for (unsigned int l = 1; l < n_levels; ++l)
@@ -358,6 +403,8 @@ namespace dealii
         const unsigned int n_fine   = n_components * nfc;
         coarse_global[l].resize(parents.size() * n_coarse);
         fine_global[l].resize(parents.size() * n_fine);
+        if (l < tria.n_levels())
+          lattice_slot[l].assign(tria.n_raw_cells(l), not_in_lattice);
         parallel_for_chunks(
             parents.size(),
             256,
@@ -374,6 +421,8 @@ namespace dealii
                 for (unsigned int child = 0; child < cell->n_children();
                      ++child)
                 {
+                  lattice_slot[l][cell->child_index(child)] =
+                      k * max_children + child;
                   lexicographic_level_indices(
                       cell->child(child), indices, fine.data());
                   const unsigned int *position =
@@ -429,10 +478,8 @@ namespace dealii
         std::vector<unsigned char> dirichlet(coarse_part.locally_owned_size() +
                                                  coarse_part.n_ghost_indices(),
                                              0);
-        if (mg_constrained_dofs != nullptr &&
-            mg_constrained_dofs->have_boundary_indices())
-          for (const types::global_dof_index g :
-               mg_constrained_dofs->get_boundary_indices(l - 1))
+        if (boundary_dofs[l - 1] != nullptr)
+          for (const types::global_dof_index g : *boundary_dofs[l - 1])
             if (coarse_part.in_local_range(g) || coarse_part.is_ghost_entry(g))
               dirichlet[coarse_part.global_to_local(g)] = 1;
         parallel_for_chunks(coarse.size(),
@@ -568,13 +615,28 @@ namespace dealii
               for (std::size_t k = begin; k < end; ++k)
               {
                 cells[k]->get_dof_indices(global_indices);
-                cells[k]->get_mg_dof_indices(level_indices);
+                const unsigned int index = cells[k]->index();
+                const unsigned int slot  = index < lattice_slot[l].size()
+                                               ? lattice_slot[l][index]
+                                               : not_in_lattice;
+                if (slot == not_in_lattice)
+                  cells[k]->get_mg_dof_indices(level_indices);
+                else
+                {
+                  const types::global_dof_index *lattice =
+                      fine_global[l].data() +
+                      std::size_t(slot / max_children) * n_components * nfc;
+                  const unsigned int *of_dof =
+                      lattice_of_dof.data() +
+                      (slot % max_children) * dofs_per_cell;
+                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                    level_indices[i] = lattice[of_dof[i]];
+                }
                 for (unsigned int i = 0; i < dofs_per_cell; ++i)
                 {
                   const types::global_dof_index g = global_indices[i],
                                                 m = level_indices[i];
-                  if (mg_constrained_dofs != nullptr &&
-                      mg_constrained_dofs->at_refinement_edge(l, m))
+                  if (edge_dofs[l] != nullptr && edge_dofs[l]->is_element(m))
                     continue;
                   if (!owned_global.is_element(g))
                     continue;

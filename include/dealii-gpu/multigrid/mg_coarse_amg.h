@@ -22,15 +22,16 @@ namespace dealii
     /**
      * The matrix of (a(x) grad u, grad v) + (c(x) u, v) on @p level,
      * assembled on the host with FEValues (QGauss(degree + 1)), the level's
-     * boundary DoFs of MGConstrainedDoFs as identity rows, like the
-     * matrix-free level operators. Scalar FE_Q; rows distributed as the
+     * boundary DoFs of @p mg_constrained_dofs (deal.II's or
+     * GPU::MGConstrainedDoFs) as identity rows, like the matrix-free level
+     * operators. Scalar FE_Q; rows distributed as the
      * level's locally owned DoFs. An empty @p reaction: no reaction term.
      */
-    template <int dim>
+    template <int dim, typename ConstrainedDoFs>
     void assemble_level_matrix(
         const Mapping<dim>                              &mapping,
         const DoFHandler<dim>                           &dof_handler,
-        const MGConstrainedDoFs                         &mg_constrained_dofs,
+        const ConstrainedDoFs                           &mg_constrained_dofs,
         const std::function<double(const Point<dim> &)> &diffusion,
         const std::function<double(const Point<dim> &)> &reaction,
         const unsigned int                               level,
@@ -62,10 +63,11 @@ namespace dealii
        * Assemble the matrix of @p level (usually 0) and build the AMG
        * hierarchy. An empty @p reaction means no reaction term.
        */
+      template <typename ConstrainedDoFs>
       void
-      initialize(const Mapping<dim>      &mapping,
-                 const DoFHandler<dim>   &dof_handler,
-                 const MGConstrainedDoFs &mg_constrained_dofs,
+      initialize(const Mapping<dim>    &mapping,
+                 const DoFHandler<dim> &dof_handler,
+                 const ConstrainedDoFs &mg_constrained_dofs,
                  const std::function<double(const Point<dim> &)> &diffusion,
                  const std::function<double(const Point<dim> &)> &reaction,
                  const unsigned int                               level = 0,

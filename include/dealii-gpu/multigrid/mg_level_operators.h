@@ -141,10 +141,12 @@ namespace dealii
       using value_type = typename OperatorType::value_type;
       using size_type  = types::global_dof_index;
 
-      /** @p op must outlive this object. */
-      void initialize(const OperatorType      &op,
-                      const MGConstrainedDoFs &mg_constrained_dofs,
-                      const unsigned int       level)
+      /** @p op must outlive this object; @p mg_constrained_dofs: deal.II's
+       *  or GPU::MGConstrainedDoFs. */
+      template <typename ConstrainedDoFs>
+      void initialize(const OperatorType    &op,
+                      const ConstrainedDoFs &mg_constrained_dofs,
+                      const unsigned int     level)
       {
         operator_ptr = &op;
         VectorType vector;

@@ -9,6 +9,7 @@
 #include <dealii-gpu/base/memory.h>
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/lac/vector.h>
+#include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 
 #include <deal.II/base/mg_level_object.h>
 #include <deal.II/base/partitioner.h>
@@ -66,11 +67,19 @@ namespace dealii
 
       MGTransferMatrixFree() = default;
 
-      /** With the boundary and refinement-edge DoFs of the levels. */
+      /** With the boundary and refinement-edge DoFs of the levels
+       *  (deal.II's or GPU::MGConstrainedDoFs, which must outlive this). */
       explicit MGTransferMatrixFree(
-          const MGConstrainedDoFs &mg_constrained_dofs);
+          const dealii::MGConstrainedDoFs &mg_constrained_dofs);
 
-      void initialize_constraints(const MGConstrainedDoFs &mg_constrained_dofs);
+      explicit MGTransferMatrixFree(
+          const GPU::MGConstrainedDoFs &mg_constrained_dofs);
+
+      void initialize_constraints(
+          const dealii::MGConstrainedDoFs &mg_constrained_dofs);
+
+      void
+      initialize_constraints(const GPU::MGConstrainedDoFs &mg_constrained_dofs);
 
       void clear();
 
@@ -206,8 +215,10 @@ namespace dealii
       void copy_from_mg_internal(Vector<Number2>                 &dst,
                                  const MGLevelObject<VectorType> &src) const;
 
-      SmartPointer<const MGConstrainedDoFs> mg_constrained_dofs;
-      std::vector<LevelCopy>                copies;
+      // One of them, or neither.
+      SmartPointer<const dealii::MGConstrainedDoFs> mg_constrained_dofs;
+      SmartPointer<const GPU::MGConstrainedDoFs>    gpu_mg_constrained_dofs;
+      std::vector<LevelCopy>                        copies;
       std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
                                                          level_partitioners;
       std::shared_ptr<const Utilities::MPI::Partitioner> global_partitioner;

@@ -7,6 +7,7 @@
 #define dealii_gpu_multigrid_multigrid_hierarchy_h
 
 #include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 #include <dealii-gpu/multigrid/mg_level_operators.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
@@ -23,6 +24,7 @@
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 #include <deal.II/multigrid/mg_matrix.h>
 #include <deal.II/multigrid/mg_smoother.h>
+#include <deal.II/multigrid/mg_transfer_matrix_free.h>
 #include <deal.II/multigrid/multigrid.h>
 
 #include <cstddef>
@@ -152,14 +154,16 @@ namespace dealii
             std::function<std::unique_ptr<MGCoarseGridBase<LevelVector>>(
                 const LevelOperator &)>;
 
-        // Build on the level DoFs of dof_handler; mg_constrained_dofs is
-        // initialized with the boundary DoFs and must outlive this.
-        void initialize(const DoFHandler<dim>   &dof_handler,
-                        const MGConstrainedDoFs &mg_constrained_dofs,
-                        const LevelBuilder      &build_level,
-                        const CoarseFactory     &make_host_coarse,
-                        const MultigridData     &data,
-                        SetupTimer              &setup_timer)
+        // Build on the level DoFs of dof_handler; mg_constrained_dofs
+        // (deal.II's or GPU::MGConstrainedDoFs) is initialized with the
+        // boundary DoFs and must outlive this.
+        template <typename ConstrainedDoFs>
+        void initialize(const DoFHandler<dim> &dof_handler,
+                        const ConstrainedDoFs &mg_constrained_dofs,
+                        const LevelBuilder    &build_level,
+                        const CoarseFactory   &make_host_coarse,
+                        const MultigridData   &data,
+                        SetupTimer            &setup_timer)
         {
           const bool on_host =
               data.coarse_solver == MultigridData::CoarseSolver::amg ||
@@ -478,8 +482,15 @@ namespace dealii
           hierarchy = std::move(new_hierarchy);
         }
 
-        std::string                        name;
-        MGConstrainedDoFs                  mg_constrained_dofs;
+        std::string name;
+        // deal.II's where the transfer is deal.II's (CPU backend), which
+        // takes only that; else ours, found on the set-up threads.
+        std::conditional_t<
+            std::is_same_v<TransferOf<float>,
+                           dealii::MGTransferMatrixFree<dim, float>>,
+            dealii::MGConstrainedDoFs,
+            GPU::MGConstrainedDoFs>
+                                           mg_constrained_dofs;
         std::unique_ptr<Hierarchy<float>>  single;
         std::unique_ptr<Hierarchy<double>> double_;
         SetupTimer                         setup_timer;

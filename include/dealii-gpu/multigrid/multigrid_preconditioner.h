@@ -6,6 +6,7 @@
 
 #include <dealii-gpu/multigrid/mg_coarse_amg.h>
 #include <dealii-gpu/multigrid/mg_coarse_direct.h>
+#include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
@@ -15,7 +16,6 @@
 #include <deal.II/distributed/tria_base.h>
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
-#include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include <functional>
 #include <memory>
@@ -352,7 +352,7 @@ namespace dealii
       }
 
       AdditionalData                     data;
-      MGConstrainedDoFs                  mg_constrained_dofs;
+      GPU::MGConstrainedDoFs             mg_constrained_dofs;
       std::unique_ptr<Hierarchy<float>>  single;
       std::unique_ptr<Hierarchy<double>> double_;
       // p-coarsening: FE_Q(1) on the same mesh, its multigrid, the top.
