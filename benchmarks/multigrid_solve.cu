@@ -10,21 +10,13 @@
 // split into deal.II's DoFs and constraints, our fine-level operator, the
 // multigrid levels, the transfer and the smoothers, then iterations, time
 // per V-cycle and solve time. Prints a table and writes multigrid_solve.csv.
-//   multigrid_solve [--degree=2|4] [--refinements=2,3,4]
-//                   [--domain=ball|cube] [--subdivisions=N]
-//                   [--coefficient=stored|kernel]
-//                   [--mesh=uniform|adaptive] [--refine-radii=0.5,0.3]
-//                   [--geometry=automatic|jacobians|points|field]
-//                   [--vcycle=float|double]
-//                   [--smoother=chebyshev|jacobi] [--smoothing-degree=N]
-//                   [--smoothing-range=R]
-//                   [--coarse=chebyshev|cg|amg|direct] [--p-coarsening]
-//                   [--device=...]
+// Arguments: see usage below (--help).
 #include <dealii-gpu/base/device.h>
 
 #include <deal.II/base/utilities.h>
 
 #include "../tests/poisson_problem.h"
+#include "command_line.h"
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -32,6 +24,21 @@
 using namespace dealii;
 
 // The problem beyond the multigrid's choices.
+const char usage[] =
+    "usage: multigrid_solve [--degree=2|4] [--refinements=2,3,4]\n"
+    "                       [--domain=ball|cube] [--subdivisions=N]\n"
+    "                       [--coefficient=stored|kernel]\n"
+    "                       [--mesh=uniform|adaptive] "
+    "[--refine-radii=0.5,0.3]\n"
+    "                       [--geometry=automatic|jacobians|points|field]\n"
+    "                       [--vcycle=float|double]\n"
+    "                       [--smoother=chebyshev|jacobi] "
+    "[--smoothing-degree=N]\n"
+    "                       [--smoothing-range=R]\n"
+    "                       [--coarse=chebyshev|cg|amg|direct] "
+    "[--p-coarsening]\n"
+    "                       [--device=cuda|host]\n";
+
 struct Problem
 {
   bool                     ball         = true;
@@ -129,64 +136,65 @@ int
 main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  GPU::Device::initialize(argc, argv);
-  if (Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-    GPU::set_setup_progress(&std::cout);
-  unsigned int              degree = 2;
-  std::vector<unsigned int> refinements{2, 3, 4};
-  Problem                   problem;
-  GPU::MultigridData        data;
-  for (int i = 1; i < argc; ++i)
-  {
-    const std::string arg = argv[i];
-    if (arg.rfind("--degree=", 0) == 0)
-      degree = std::stoi(arg.substr(9));
-    else if (arg.rfind("--refinements=", 0) == 0)
-    {
-      refinements.clear();
-      for (const auto &s : Utilities::split_string_list(arg.substr(14)))
-        refinements.push_back(std::stoi(s));
-    }
-    else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
-      problem.adaptive = arg == "--mesh=adaptive";
-    else if (arg.rfind("--refine-radii=", 0) == 0)
-      problem.radii = Utilities::string_to_double(
-          Utilities::split_string_list(arg.substr(15)));
-    else if (arg == "--domain=ball" || arg == "--domain=cube")
-      problem.ball = arg == "--domain=ball";
-    else if (arg.rfind("--subdivisions=", 0) == 0)
-      problem.subdivisions = std::stoi(arg.substr(15));
-    else if (arg == "--coefficient=stored" || arg == "--coefficient=kernel")
-      problem.coefficient = arg == "--coefficient=kernel"
-                                ? Poisson::CoefficientForm::kernel
-                                : Poisson::CoefficientForm::stored;
-    else if (arg.rfind("--geometry=", 0) == 0)
-      problem.geometry = GPU::geometry_storage_from_string(arg.substr(11));
-    else if (arg == "--vcycle=double" || arg == "--vcycle=float")
-      data.precision = arg == "--vcycle=double"
-                           ? GPU::MultigridData::Precision::double_precision
-                           : GPU::MultigridData::Precision::single_precision;
-    else if (arg == "--smoother=jacobi" || arg == "--smoother=chebyshev")
-      data.smoother = arg == "--smoother=jacobi"
-                          ? GPU::MultigridData::Smoother::jacobi
-                          : GPU::MultigridData::Smoother::chebyshev;
-    else if (arg.rfind("--smoothing-degree=", 0) == 0)
-      data.smoothing_degree = std::stoi(arg.substr(19));
-    else if (arg.rfind("--smoothing-range=", 0) == 0)
-      data.smoothing_range = std::stod(arg.substr(18));
-    else if (arg == "--coarse=chebyshev")
-      data.coarse_solver = GPU::MultigridData::CoarseSolver::chebyshev;
-    else if (arg == "--coarse=cg")
-      data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
-    else if (arg == "--coarse=amg")
-      data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
-    else if (arg == "--coarse=direct")
-      data.coarse_solver = GPU::MultigridData::CoarseSolver::direct;
-    else if (arg == "--p-coarsening")
-      data.p_coarsening = true;
-    else if (arg.rfind("--device", 0) != 0)
-      AssertThrow(false, ExcMessage("unknown argument " + arg));
-  }
+  unsigned int                     degree = 2;
+  std::vector<unsigned int>        refinements{2, 3, 4};
+  Problem                          problem;
+  GPU::MultigridData               data;
+  const int                        status = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      usage,
+      [&](const std::string &arg)
+      {
+        if (arg.rfind("--degree=", 0) == 0)
+          degree = Benchmarks::degree_2_or_4(arg.substr(9));
+        else if (arg.rfind("--refinements=", 0) == 0)
+          refinements = Benchmarks::unsigned_list(arg.substr(14));
+        else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
+          problem.adaptive = arg == "--mesh=adaptive";
+        else if (arg.rfind("--refine-radii=", 0) == 0)
+          problem.radii = Utilities::string_to_double(
+              Utilities::split_string_list(arg.substr(15)));
+        else if (arg == "--domain=ball" || arg == "--domain=cube")
+          problem.ball = arg == "--domain=ball";
+        else if (arg.rfind("--subdivisions=", 0) == 0)
+          problem.subdivisions = std::stoi(arg.substr(15));
+        else if (arg == "--coefficient=stored" || arg == "--coefficient=kernel")
+          problem.coefficient = arg == "--coefficient=kernel"
+                                                           ? Poisson::CoefficientForm::kernel
+                                                           : Poisson::CoefficientForm::stored;
+        else if (arg.rfind("--geometry=", 0) == 0)
+          problem.geometry = GPU::geometry_storage_from_string(arg.substr(11));
+        else if (arg == "--vcycle=double" || arg == "--vcycle=float")
+          data.precision =
+              arg == "--vcycle=double"
+                                         ? GPU::MultigridData::Precision::double_precision
+                                         : GPU::MultigridData::Precision::single_precision;
+        else if (arg == "--smoother=jacobi" || arg == "--smoother=chebyshev")
+          data.smoother = arg == "--smoother=jacobi"
+                                                     ? GPU::MultigridData::Smoother::jacobi
+                                                     : GPU::MultigridData::Smoother::chebyshev;
+        else if (arg.rfind("--smoothing-degree=", 0) == 0)
+          data.smoothing_degree = std::stoi(arg.substr(19));
+        else if (arg.rfind("--smoothing-range=", 0) == 0)
+          data.smoothing_range = std::stod(arg.substr(18));
+        else if (arg == "--coarse=chebyshev")
+          data.coarse_solver = GPU::MultigridData::CoarseSolver::chebyshev;
+        else if (arg == "--coarse=cg")
+          data.coarse_solver = GPU::MultigridData::CoarseSolver::cg_jacobi;
+        else if (arg == "--coarse=amg")
+          data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
+        else if (arg == "--coarse=direct")
+          data.coarse_solver = GPU::MultigridData::CoarseSolver::direct;
+        else if (arg == "--p-coarsening")
+          data.p_coarsening = true;
+        else
+          return false;
+        return true;
+      });
+  if (status >= 0)
+    return status;
+  Benchmarks::start_device(argc, argv);
   // --geometry sets the fine operator's and the levels'.
   data.geometry      = problem.geometry;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
@@ -215,7 +223,6 @@ main(int argc, char **argv)
            "device_bytes,residual,operator_geometry,level_geometry,domain,"
            "coefficient,device_in_use,l2_error\n";
   }
-  AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
   if (degree == 2)
     run<2>(refinements, problem, data, csv);
   else

@@ -9,8 +9,7 @@
 //   amg: CG with Trilinos ML AMG on the assembled matrix.
 // Prints a table and writes multigrid_solve_cpu.csv. The deal.II build is
 // unvectorized (Debian's), so these rows are per core without SIMD.
-//   mpirun -np 16 multigrid_solve_cpu [--degree=2|4] [--refinements=2,3]
-//                   [--mesh=uniform|adaptive] [--solver=gmg|amg]
+// Arguments: see usage below (--help).
 #include <deal.II/base/timer.h>
 #include <deal.II/base/utilities.h>
 #include <deal.II/distributed/tria.h>
@@ -40,6 +39,7 @@
 
 #include "../tests/meshes.h"
 #include "../tests/step37_multigrid.h"
+#include "command_line.h"
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -256,6 +256,10 @@ namespace
   }
 } // namespace
 
+const char usage[] = "usage: mpirun -np 16 multigrid_solve_cpu [--degree=2|4] "
+                     "[--refinements=2,3]\n"
+                     "         [--mesh=uniform|adaptive] [--solver=gmg|amg]\n";
+
 int
 main(int argc, char **argv)
 {
@@ -263,25 +267,26 @@ main(int argc, char **argv)
   unsigned int                     degree = 2;
   std::vector<unsigned int>        refinements{2, 3};
   bool                             adaptive = false, amg = false;
-  for (int i = 1; i < argc; ++i)
-  {
-    const std::string arg = argv[i];
-    if (arg.rfind("--degree=", 0) == 0)
-      degree = std::stoi(arg.substr(9));
-    else if (arg.rfind("--refinements=", 0) == 0)
-    {
-      refinements.clear();
-      for (const auto &s : Utilities::split_string_list(arg.substr(14)))
-        refinements.push_back(std::stoi(s));
-    }
-    else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
-      adaptive = arg == "--mesh=adaptive";
-    else if (arg == "--solver=amg" || arg == "--solver=gmg")
-      amg = arg == "--solver=amg";
-    else
-      AssertThrow(false, ExcMessage("unknown argument " + arg));
-  }
-  AssertThrow(degree == 2 || degree == 4, ExcMessage("--degree=2 or 4"));
+  const int                        status = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      usage,
+      [&](const std::string &arg)
+      {
+        if (arg.rfind("--degree=", 0) == 0)
+          degree = Benchmarks::degree_2_or_4(arg.substr(9));
+        else if (arg.rfind("--refinements=", 0) == 0)
+          refinements = Benchmarks::unsigned_list(arg.substr(14));
+        else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
+          adaptive = arg == "--mesh=adaptive";
+        else if (arg == "--solver=amg" || arg == "--solver=gmg")
+          amg = arg == "--solver=amg";
+        else
+          return false;
+        return true;
+      });
+  if (status >= 0)
+    return status;
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   std::ofstream csv;
   if (root)

@@ -13,9 +13,7 @@
 // - CG with GPU::MultigridPreconditioner (float V-cycle) to a 1e-8
 //   residual: iterations, V-cycle, solve, set-up (tests/poisson_problem.h).
 // Prints a table and appends a row to the CSV file.
-//   mpirun -np P scaling --degree=2|4 --boxes=B --refinements=r
-//     [--mesh=uniform|adaptive] [--radii=0.39,0.26] [--repetitions=20]
-//     [--csv=scaling.csv] [--device=cuda|host]
+// Arguments: see usage below (--help).
 #include <dealii-gpu/base/device.h>
 #include <dealii-gpu/operators/matrix_free_operator.h>
 #include <dealii-gpu/operators/operations.h>
@@ -24,6 +22,7 @@
 #include <deal.II/grid/grid_generator.h>
 
 #include "../tests/poisson_problem.h"
+#include "command_line.h"
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -212,42 +211,54 @@ namespace
   }
 } // namespace
 
+const char usage[] =
+    "usage: mpirun -np P scaling --degree=2|4 --boxes=B --refinements=r\n"
+    "         [--mesh=uniform|adaptive] [--radii=0.39,0.26] "
+    "[--repetitions=20]\n"
+    "         [--csv=scaling.csv] [--device=cuda|host]\n";
+
 int
 main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  GPU::Device::initialize(argc, argv);
-  Options options;
-  for (int i = 1; i < argc; ++i)
-  {
-    const std::string arg   = argv[i];
-    const auto        value = [&](const std::string &key)
-    { return arg.substr(key.size()); };
-    if (arg.rfind("--degree=", 0) == 0)
-      options.degree = std::stoi(value("--degree="));
-    else if (arg.rfind("--boxes=", 0) == 0)
-      options.boxes = std::stoi(value("--boxes="));
-    else if (arg.rfind("--refinements=", 0) == 0)
-      options.refinements = std::stoi(value("--refinements="));
-    else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
-      options.adaptive = arg == "--mesh=adaptive";
-    else if (arg.rfind("--radii=", 0) == 0)
-      options.radii = Utilities::string_to_double(
-          Utilities::split_string_list(value("--radii=")));
-    else if (arg.rfind("--repetitions=", 0) == 0)
-      options.repetitions = std::stoi(value("--repetitions="));
-    else if (arg.rfind("--csv=", 0) == 0)
-      options.csv = value("--csv=");
-    else if (arg.rfind("--device", 0) != 0)
-      AssertThrow(false, ExcMessage("unknown argument " + arg));
-  }
-  AssertThrow(options.degree == 2 || options.degree == 4,
-              ExcMessage("--degree=2 or 4"));
-  AssertThrow(options.boxes > 0 && options.repetitions > 0,
-              ExcMessage("--boxes and --repetitions must be positive"));
+  Options                          options;
+  const int                        status = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      usage,
+      [&](const std::string &arg)
+      {
+        const auto value = [&](const std::string &key)
+        { return arg.substr(key.size()); };
+        if (arg.rfind("--degree=", 0) == 0)
+          options.degree = std::stoi(value("--degree="));
+        else if (arg.rfind("--boxes=", 0) == 0)
+          options.boxes = std::stoi(value("--boxes="));
+        else if (arg.rfind("--refinements=", 0) == 0)
+          options.refinements = std::stoi(value("--refinements="));
+        else if (arg == "--mesh=adaptive" || arg == "--mesh=uniform")
+          options.adaptive = arg == "--mesh=adaptive";
+        else if (arg.rfind("--radii=", 0) == 0)
+          options.radii = Utilities::string_to_double(
+              Utilities::split_string_list(value("--radii=")));
+        else if (arg.rfind("--repetitions=", 0) == 0)
+          options.repetitions = std::stoi(value("--repetitions="));
+        else if (arg.rfind("--csv=", 0) == 0)
+          options.csv = value("--csv=");
+        else
+          return false;
+        if (options.degree != 2 && options.degree != 4)
+          throw Benchmarks::UsageError("--degree=2 or 4");
+        if (options.boxes <= 0 || options.repetitions <= 0)
+          throw Benchmarks::UsageError(
+              "--boxes and --repetitions must be positive");
+        return true;
+      });
+  if (status >= 0)
+    return status;
+  Benchmarks::start_device(argc, argv);
   if (Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
   {
-    GPU::set_setup_progress(&std::cout);
     std::cout << "scaling: box [0," << options.boxes
               << "]x[0,1]^2, MappingQ1, CG + GMG (float V-cycle), 1e-8; "
               << GPU::Device::description() << ", "
