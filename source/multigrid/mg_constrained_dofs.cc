@@ -203,18 +203,35 @@ namespace dealii
       return !boundary_indices.empty();
     }
 
+    namespace
+    {
+      // Checked in release builds too: a level beyond the sets (one not
+      // initialized) is a usage error, not an internal one.
+      const IndexSet &level_set(const std::vector<IndexSet> &sets,
+                                const unsigned int           level,
+                                const char                  *what)
+      {
+        AssertThrow(level < sets.size(),
+                    ExcMessage("GPU::MGConstrainedDoFs: the " +
+                               std::string(what) + " of level " +
+                               std::to_string(level) + " asked for, but " +
+                               std::to_string(sets.size()) +
+                               " levels are known: call initialize() and "
+                               "make_zero_boundary_constraints() first"));
+        return sets[level];
+      }
+    } // namespace
+
     const IndexSet &
     MGConstrainedDoFs::get_boundary_indices(const unsigned int level) const
     {
-      AssertIndexRange(level, boundary_indices.size());
-      return boundary_indices[level];
+      return level_set(boundary_indices, level, "boundary DoFs");
     }
 
     const IndexSet &MGConstrainedDoFs::get_refinement_edge_indices(
         const unsigned int level) const
     {
-      AssertIndexRange(level, refinement_edge_indices.size());
-      return refinement_edge_indices[level];
+      return level_set(refinement_edge_indices, level, "refinement-edge DoFs");
     }
 
     bool MGConstrainedDoFs::is_boundary_index(

@@ -1,8 +1,8 @@
 // GPU::MGConstrainedDoFs against deal.II's MGConstrainedDoFs: the same
 // boundary and refinement-edge sets on every level, on adaptive serial and
 // distributed meshes (3 ranks in the mpirun variant), with several
-// boundary ids and a component mask, on 1 and 3 set-up threads; and a
-// clear refusal of periodic meshes.
+// boundary ids and a component mask, on 1 and 3 set-up threads; and
+// clear errors for periodic meshes and sets asked for before they exist.
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 
@@ -139,5 +139,22 @@ TEST(MGConstrainedDoFs, PeriodicMeshRefused)
   catch (const ExceptionBase &e)
   {
     EXPECT_NE(std::string(e.what()).find("periodic"), std::string::npos);
+  }
+}
+
+TEST(MGConstrainedDoFs, SetsBeforeInitializeRefused)
+{
+  GPU::MGConstrainedDoFs ours;
+  EXPECT_FALSE(ours.have_boundary_indices());
+  EXPECT_FALSE(ours.is_boundary_index(0, 0));
+  try
+  {
+    ours.get_refinement_edge_indices(0);
+    FAIL() << "a level of an uninitialized object was given";
+  }
+  catch (const ExceptionBase &e)
+  {
+    EXPECT_NE(std::string(e.what()).find("call initialize()"),
+              std::string::npos);
   }
 }
