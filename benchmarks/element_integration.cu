@@ -5,11 +5,7 @@
 // zero Dirichlet values. Also SpMV of the assembled matrix with each of
 // GPU::SparseMatrix's kernels.
 //
-//   element_integration [--backend=gpu|cpu] [--dim=3] [--degrees=1,2,3,4]
-//     [--element=q|dgq] [--refinements=3,4] [--repeat=3] [--csv=file.csv]
-//     [--mesh=ball|cube] [--strategy=automatic|points|tensor]
-//     [--cells-per-team=0] [--threads-per-cell=0] [--points-per-chunk=0]
-//     [--forms=laplace,elasticity,mass,convection-diffusion]
+//   Arguments: see usage below (--help).
 //
 // Forms: laplace (a(x) grad u, grad v); elasticity (2 mu(x) eps(u),
 // eps(v)) + (2 div u, div v); mass (a(x) u, v); convection-diffusion
@@ -52,6 +48,7 @@
 
 #include "../tests/meshes.h"
 #include "benchmark_timing.h"
+#include "command_line.h"
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -493,52 +490,67 @@ namespace
   }
 } // namespace
 
+const char usage[] =
+    "usage: element_integration [--backend=gpu|cpu] [--dim=3] "
+    "[--degrees=1,2,3,4]\n"
+    "         [--element=q|dgq] [--refinements=3,4] [--repeat=3] "
+    "[--csv=file.csv]\n"
+    "         [--mesh=ball|cube] [--strategy=automatic|points|tensor]\n"
+    "         [--cells-per-team=0] [--threads-per-cell=0] "
+    "[--points-per-chunk=0]\n"
+    "         [--forms=laplace,elasticity,mass,convection-diffusion]\n"
+    "         [--device=cuda|host]\n";
+
 int
 main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  Options                          options;
+  const int                        status = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      usage,
+      [&](const std::string &arg)
+      {
+        const auto        eq = arg.find('=');
+        const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+        if (key == "--backend")
+          options.backend = value;
+        else if (key == "--dim")
+          options.dim = Utilities::string_to_int(value);
+        else if (key == "--degrees")
+          options.degrees = parse_list(value);
+        else if (key == "--forms")
+          options.forms = Utilities::split_string_list(value);
+        else if (key == "--element")
+          options.element = value;
+        else if (key == "--mesh")
+          options.mesh = value;
+        else if (key == "--strategy")
+          options.strategy = value;
+        else if (key == "--cells-per-team")
+          options.cells_per_team = Utilities::string_to_int(value);
+        else if (key == "--threads-per-cell")
+          options.threads_per_cell = Utilities::string_to_int(value);
+        else if (key == "--points-per-chunk")
+          options.points_per_chunk = Utilities::string_to_int(value);
+        else if (key == "--refinements")
+          options.refinements = parse_list(value);
+        else if (key == "--repeat")
+          options.repeat = Utilities::string_to_int(value);
+        else if (key == "--csv")
+          options.csv = value;
+        else
+          return false;
+        if (options.backend != "gpu" && options.backend != "cpu")
+          throw Benchmarks::UsageError("--backend=gpu|cpu");
+        if (options.dim != 2 && options.dim != 3)
+          throw Benchmarks::UsageError("--dim=2|3");
+        return true;
+      });
+  if (status >= 0)
+    return status;
   GPU::Device::initialize(argc, argv);
-  Options options;
-  for (int a = 1; a < argc; ++a)
-  {
-    const std::string arg = argv[a];
-    const auto        eq  = arg.find('=');
-    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
-    if (key == "--backend")
-      options.backend = value;
-    else if (key == "--dim")
-      options.dim = Utilities::string_to_int(value);
-    else if (key == "--degrees")
-      options.degrees = parse_list(value);
-    else if (key == "--forms")
-      options.forms = Utilities::split_string_list(value);
-    else if (key == "--element")
-      options.element = value;
-    else if (key == "--mesh")
-      options.mesh = value;
-    else if (key == "--strategy")
-      options.strategy = value;
-    else if (key == "--cells-per-team")
-      options.cells_per_team = Utilities::string_to_int(value);
-    else if (key == "--threads-per-cell")
-      options.threads_per_cell = Utilities::string_to_int(value);
-    else if (key == "--points-per-chunk")
-      options.points_per_chunk = Utilities::string_to_int(value);
-    else if (key == "--refinements")
-      options.refinements = parse_list(value);
-    else if (key == "--repeat")
-      options.repeat = Utilities::string_to_int(value);
-    else if (key == "--csv")
-      options.csv = value;
-    else if (key != "--device")
-    {
-      std::cerr << "unknown option " << arg << std::endl;
-      return 1;
-    }
-  }
-  AssertThrow(options.backend == "gpu" || options.backend == "cpu",
-              ExcMessage("--backend=gpu|cpu"));
-  AssertThrow(options.dim == 2 || options.dim == 3, ExcMessage("--dim=2|3"));
   AssertThrow(options.element == "q" || options.element == "dgq",
               ExcMessage("--element=q|dgq"));
   AssertThrow(options.mesh == "ball" || options.mesh == "cube",

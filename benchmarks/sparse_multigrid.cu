@@ -13,12 +13,7 @@
 // GPU::MatrixFreeMultigrid's time for the same problem (Chebyshev(5), float
 // V-cycle) to each row.
 //
-//   sparse_multigrid [--dim=2] [--degrees=1,2] [--refinements=4,5,6]
-//     [--orderings=none,cm,xyz,random,hie,2lv]
-//     [--smoothers=jacobi,spai0,spai,chebyshev]
-//     [--spmv=automatic,csr,ellpack] [--coarse=cg,direct]
-//     [--restriction=stored,transposed] [--precision=float|double]
-//     [--matrix-free] [--csv=file.csv]
+//   Arguments: see usage below (--help).
 //
 // Orderings (of the active and every level's DoFs): none (deal.II's),
 // cm (Cuthill-McKee), xyz (downstream along (1, 1e-3, 1e-6)), random, hie
@@ -48,6 +43,7 @@
 #include <deal.II/grid/grid_generator.h>
 #include <deal.II/lac/solver_cg.h>
 
+#include "command_line.h"
 #include "sparse_multigrid_problem.h"
 #include <chrono>
 #include <fstream>
@@ -232,50 +228,62 @@ namespace
   }
 } // namespace
 
+const char usage[] =
+    "usage: sparse_multigrid [--dim=2] [--degrees=1,2] [--refinements=4,5,6]\n"
+    "         [--orderings=none,cm,xyz,random,hie,2lv]\n"
+    "         [--smoothers=jacobi,spai0,spai,chebyshev]\n"
+    "         [--spmv=automatic,csr,ellpack] [--coarse=cg,direct]\n"
+    "         [--restriction=stored,transposed] [--precision=float|double]\n"
+    "         [--matrix-free] [--csv=file.csv] [--device=cuda|host]\n";
+
 int
 main(int argc, char **argv)
 {
   Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  Options                          options;
+  const int                        status = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      usage,
+      [&](const std::string &arg)
+      {
+        const auto        eq = arg.find('=');
+        const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+        if (key == "--dim")
+          options.dim = Utilities::string_to_int(value);
+        else if (key == "--degrees")
+          options.degrees = SparseMultigridProblem::parse_list(value);
+        else if (key == "--refinements")
+          options.refinements = SparseMultigridProblem::parse_list(value);
+        else if (key == "--orderings")
+          options.orderings = Utilities::split_string_list(value);
+        else if (key == "--smoothers")
+          options.smoothers = Utilities::split_string_list(value);
+        else if (key == "--spmv")
+          options.spmv = Utilities::split_string_list(value);
+        else if (key == "--coarse")
+          options.coarse = Utilities::split_string_list(value);
+        else if (key == "--restriction")
+          options.restriction = Utilities::split_string_list(value);
+        else if (key == "--matrix-free")
+          options.matrix_free = true;
+        else if (key == "--precision")
+        {
+          if (value != "float" && value != "double")
+            throw Benchmarks::UsageError("--precision=float|double");
+          options.single = value == "float";
+        }
+        else if (key == "--csv")
+          options.csv = value;
+        else
+          return false;
+        if (options.dim != 2 && options.dim != 3)
+          throw Benchmarks::UsageError("--dim=2|3");
+        return true;
+      });
+  if (status >= 0)
+    return status;
   GPU::Device::initialize(argc, argv);
-  Options options;
-  for (int a = 1; a < argc; ++a)
-  {
-    const std::string arg = argv[a];
-    const auto        eq  = arg.find('=');
-    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
-    if (key == "--dim")
-      options.dim = Utilities::string_to_int(value);
-    else if (key == "--degrees")
-      options.degrees = SparseMultigridProblem::parse_list(value);
-    else if (key == "--refinements")
-      options.refinements = SparseMultigridProblem::parse_list(value);
-    else if (key == "--orderings")
-      options.orderings = Utilities::split_string_list(value);
-    else if (key == "--smoothers")
-      options.smoothers = Utilities::split_string_list(value);
-    else if (key == "--spmv")
-      options.spmv = Utilities::split_string_list(value);
-    else if (key == "--coarse")
-      options.coarse = Utilities::split_string_list(value);
-    else if (key == "--restriction")
-      options.restriction = Utilities::split_string_list(value);
-    else if (key == "--matrix-free")
-      options.matrix_free = true;
-    else if (key == "--precision")
-    {
-      AssertThrow(value == "float" || value == "double",
-                  ExcMessage("--precision=float|double"));
-      options.single = value == "float";
-    }
-    else if (key == "--csv")
-      options.csv = value;
-    else if (key != "--device")
-    {
-      std::cerr << "unknown option " << arg << std::endl;
-      return 1;
-    }
-  }
-  AssertThrow(options.dim == 2 || options.dim == 3, ExcMessage("--dim=2|3"));
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const std::string device =
       GPU::Device::description() + ", " +
