@@ -34,9 +34,19 @@ main(int argc, char **argv)
     settings.bps     = {1, 2, 3, 4, 5, 6};
     settings.degrees = CEED::compiled_degrees();
     CEED::parse_arguments(
-        argc, argv, settings, {{"--bps", [&](const std::string &value) {
-                                  settings.bps = CEED::parse_list(value);
-                                }}});
+        argc,
+        argv,
+        settings,
+        {{"--bps",
+          [&](const std::string &value)
+          { settings.bps = CEED::parse_list(value); }},
+         // The operator alone (rate DoFs / s): how much of a CG iteration
+         // it takes.
+         {"--vmult-only",
+          [&](const std::string &) { settings.vmult_only = true; }},
+         // deal.II's generic CG iteration, to compare with the fused one.
+         {"--generic-cg",
+          [&](const std::string &) { settings.generic_cg = true; }}});
     for (const unsigned int bp : settings.bps)
       AssertThrow(bp >= 1 && bp <= 6,
                   ExcMessage("BPs are 1 to 6, not " + std::to_string(bp)));
@@ -46,8 +56,15 @@ main(int argc, char **argv)
     {
       std::cout << "backend " << GPU::to_string(settings.backend) << " ("
                 << GPU::Device::description() << "), copy bandwidth "
-                << settings.bandwidth / 1e9 << " GB/s, CG with the diagonal, "
-                << settings.iterations << " iterations\n"
+                << settings.bandwidth / 1e9 << " GB/s, "
+                << (settings.vmult_only
+                        ? std::string("operator alone (its = 1)")
+                        : std::string(settings.generic_cg ? "deal.II's generic "
+                                                          : "fused ") +
+                              "CG with the diagonal, " +
+                              std::to_string(settings.iterations) +
+                              " iterations")
+                << "\n"
                 << " BP  k backend ranks   cells        DoFs  its  setup s"
                 << "   solve s  DoFs*it/s    ceiling  of ceil. op. B/DoF\n";
       csv.open("ceed_bps_" + GPU::to_string(settings.backend) + ".csv");

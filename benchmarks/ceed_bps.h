@@ -37,6 +37,9 @@ namespace CEED
     unsigned int              repetitions = 3;
     /** Operator applications only (rate DoFs / s), no CG. */
     bool vmult_only = false;
+    /** deal.II's generic CG iteration (seven vector operations) instead
+     *  of the fused one GPU::Vector gets with a DiagonalMatrix. */
+    bool generic_cg = false;
     /** Copy bandwidth of the backend in this run (bytes/s), the ceiling. */
     double bandwidth = 0;
   };

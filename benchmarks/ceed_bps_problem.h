@@ -26,6 +26,7 @@
 #include <iomanip>
 #include <iostream>
 #include <string>
+#include <type_traits>
 
 namespace CEED
 {
@@ -40,6 +41,18 @@ namespace CEED
     }
     return n;
   }
+
+  // The DiagonalMatrix under another type, for which deal.II's SolverCG
+  // runs its generic iteration (--generic-cg).
+  template <typename VectorType>
+  struct GenericJacobi
+  {
+    const DiagonalMatrix<VectorType> &diagonal;
+    void vmult(VectorType &dst, const VectorType &src) const
+    {
+      diagonal.vmult(dst, src);
+    }
+  };
 
   // The operation, components and quadrature of BP1-BP6. A problem P has
   // name(), Operation, operation(), n_components, n_q_points_1d<k>,
@@ -135,32 +148,37 @@ namespace CEED
           solve = median_seconds(
               settings.repetitions, [&]() { op.vmult(x, b); }, 10);
         else
-          solve = median_seconds(settings.repetitions,
-                                 [&]()
-                                 {
-                                   x = 0.;
-                                   IterationNumberControl control(
-                                       settings.iterations, 1e-300);
-                                   SolverCG<VectorType> cg(control);
-                                   cg.solve(op, x, b, jacobi);
-                                   iterations = control.last_step();
-                                 });
+          solve = median_seconds(
+              settings.repetitions,
+              [&]()
+              {
+                x = 0.;
+                IterationNumberControl control(settings.iterations, 1e-300);
+                SolverCG<VectorType>   cg(control);
+                if (settings.generic_cg)
+                  cg.solve(op, x, b, GenericJacobi<VectorType>{jacobi});
+                else
+                  cg.solve(op, x, b, jacobi);
+                iterations = control.last_step();
+              });
         const double rate = dofs * iterations / solve;
-        // Ceiling: the least bytes one CG iteration moves per DoF, deal.II's
-        // CG on a generic vector (preconditioner 24, r.z 16, p update 24,
-        // p.Ap 16, x update 24, r update with its norm 32) and the
-        // operator's src and dst (16), over the copy bandwidth. The
-        // operator's own data (indices, geometry) is printed beside it: how
-        // much of it a kernel reads depends on the operation (mass reads
-        // JxW, not the inverse Jacobians).
-        // An operator application alone moves at least src and dst; its
-        // own data (indices, geometry) is printed beside it, as how much
-        // of it a kernel reads depends on the operation.
+        // Ceiling: the least bytes one CG iteration moves per DoF over the
+        // copy bandwidth: the operator's src and dst (16) and the vector
+        // work, 136 in deal.II's generic CG (preconditioner 24, r.z 16, p
+        // update 24, p.Ap 16, x update 24, r update with its norm 32), 88
+        // in the fused one on GPU::Vector (x, r and p updates 56 on
+        // average, seven sums 32). The operator's own data (indices,
+        // geometry) is printed beside it: how much of it a kernel reads
+        // depends on the operation (mass reads JxW, not the inverse
+        // Jacobians).
+        const bool fused = std::is_same_v<VectorType, GPU::Vector<double>> &&
+                           !settings.generic_cg;
         const double operator_bytes =
             double(Utilities::MPI::sum(op.memory_consumption(), comm)) / dofs;
-        const double       least_bytes = settings.vmult_only ? 16. : 136. + 16.;
-        const double       ceiling     = settings.bandwidth / least_bytes;
-        const unsigned int ranks       = Utilities::MPI::n_mpi_processes(comm);
+        const double least_bytes =
+            settings.vmult_only ? 16. : (fused ? 88. : 136.) + 16.;
+        const double       ceiling = settings.bandwidth / least_bytes;
+        const unsigned int ranks   = Utilities::MPI::n_mpi_processes(comm);
         if (root)
         {
           std::cout << std::setw(8) << std::left << P::name() << std::right

@@ -392,6 +392,8 @@ namespace dealii
       data.quadrature_weights    = geometry.quadrature_weights.data();
       data.shape_values          = shape.shape_values.data();
       data.collocation_gradients = shape.collocation_gradients.data();
+      data.nodes_are_quadrature_points =
+          shape.nodes_are_quadrature_points ? 1 : 0;
       data.hanging_masks = n_hanging_cells > 0 ? hanging_masks.data() : nullptr;
       data.hanging_interpolation = hanging_interpolation.data();
     }

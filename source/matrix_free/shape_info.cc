@@ -2,6 +2,8 @@
 
 #include <deal.II/base/polynomial.h>
 
+#include <cmath>
+
 namespace dealii
 {
   namespace GPU
@@ -28,6 +30,12 @@ namespace dealii
             host_shape[q * n_dofs_1d + i] = fe.shape_value(lexicographic[i], p);
           }
         shape_values.copy_from(host_shape);
+        nodes_are_quadrature_points = n_q_1d == n_dofs_1d;
+        for (unsigned int q = 0; q < n_q_1d && nodes_are_quadrature_points; ++q)
+          for (unsigned int i = 0; i < n_dofs_1d; ++i)
+            if (std::abs(double(host_shape[q * n_dofs_1d + i]) -
+                         (q == i ? 1. : 0.)) > 1e-12)
+              nodes_are_quadrature_points = false;
         const auto lagrange = Polynomials::generate_complete_Lagrange_basis(
             quadrature.get_points());
         std::vector<Number> host_collocation(n_q_1d * n_q_1d);

@@ -18,6 +18,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -455,6 +456,59 @@ namespace dealii
         if (threadIdx.x == 0)
           partials[0] = value;
       }
+
+      // Addition for block_reduce() (GPU::SumOp comes later in the file).
+      struct Plus
+      {
+        static __device__ DEAL_II_GPU_FORCE_INLINE double
+        combine(const double a, const double b)
+        {
+          return a + b;
+        }
+      };
+
+      // N sums of a grid-stride range, f(i, s) adding into s[0..N): the
+      // N partial results of block b at partials[k * gridDim.x + b].
+      template <unsigned int N, typename F>
+      __global__ void __launch_bounds__(reduction_block_size)
+          sums_kernel(const F f, const std::size_t n, double *partials)
+      {
+        __shared__ double warp_values[reduction_block_size / 32];
+        const std::size_t stride =
+            static_cast<std::size_t>(gridDim.x) * blockDim.x;
+        double s[N];
+        for (unsigned int k = 0; k < N; ++k)
+          s[k] = 0.;
+        for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x +
+                             threadIdx.x;
+             i < n;
+             i += stride)
+          f(i, s);
+        for (unsigned int k = 0; k < N; ++k)
+        {
+          const double value = block_reduce<Plus>(s[k], warp_values);
+          if (threadIdx.x == 0)
+            partials[k * gridDim.x + blockIdx.x] = value;
+          // warp_values is reused by the next sum.
+          __syncthreads();
+        }
+      }
+
+      // Block k sums the n partials of sum k into result[k] (a template,
+      // like every kernel of this header, for one definition per program).
+      template <unsigned int N>
+      __global__ void sums_partials_kernel(const double      *partials,
+                                           const unsigned int n,
+                                           double            *result)
+      {
+        __shared__ double warp_values[32];
+        double            value = 0.;
+        for (unsigned int i = threadIdx.x; i < n; i += blockDim.x)
+          value += partials[blockIdx.x * n + i];
+        value = block_reduce<Plus>(value, warp_values);
+        if (threadIdx.x == 0)
+          result[blockIdx.x] = value;
+      }
 #endif
     } // namespace internal
 
@@ -731,6 +785,65 @@ namespace dealii
         }
         return total;
       }
+    }
+
+    /**
+     * N sums in one pass over [0, n): f(i, s) adds its terms into s[0..N)
+     * (double s[N]). In double on both backends, this process only, as
+     * parallel_reduce().
+     */
+    template <unsigned int N, typename F>
+    std::array<double, N>
+    parallel_sums(const char *name, const std::size_t n, const F &f)
+    {
+      static_assert(N >= 1 && N <= 8, "1 to 8 sums (the result buffer)");
+      std::array<double, N> total{};
+      if (n == 0)
+        return total;
+      if (Device::backend() == Backend::cuda)
+      {
+#ifdef DEAL_II_GPU_COMPILING_CUDA
+        using namespace internal;
+        const std::size_t wanted =
+            (n + reduction_block_size - 1) / reduction_block_size;
+        const std::size_t  max_blocks = 8 * Device::n_multiprocessors();
+        const unsigned int n_blocks   = static_cast<unsigned int>(
+            wanted < max_blocks ? wanted : max_blocks);
+        double *partials = static_cast<double *>(
+            device_reduction_buffer(sizeof(double) * (N * n_blocks + N)));
+        sums_kernel<N, F><<<n_blocks, reduction_block_size>>>(f, n, partials);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
+        sums_partials_kernel<N>
+            <<<N, 1024>>>(partials, n_blocks, partials + N * n_blocks);
+        DEAL_II_GPU_CHECK_LAUNCH(name);
+        double *result = static_cast<double *>(host_reduction_result());
+        DEAL_II_GPU_CUDA_CHECK(cudaMemcpy(result,
+                                          partials + N * n_blocks,
+                                          N * sizeof(double),
+                                          cudaMemcpyDeviceToHost));
+        for (unsigned int k = 0; k < N; ++k)
+          total[k] = result[k];
+#else
+        internal::throw_not_compiled_for_cuda(name);
+#endif
+      }
+      else
+      {
+        // Blocked, as parallel_reduce().
+        constexpr std::size_t chunk = 256;
+        for (std::size_t start = 0; start < n; start += chunk)
+        {
+          const std::size_t end = start + chunk < n ? start + chunk : n;
+          double            s[N];
+          for (unsigned int k = 0; k < N; ++k)
+            s[k] = 0.;
+          for (std::size_t i = start; i < end; ++i)
+            f(i, s);
+          for (unsigned int k = 0; k < N; ++k)
+            total[k] += s[k];
+        }
+      }
+      return total;
     }
 
     /** Sum of f(i) over [0, n); see parallel_reduce(). */

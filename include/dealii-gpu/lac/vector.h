@@ -312,4 +312,8 @@ namespace dealii
   }   // namespace internal
 } // namespace dealii
 
+// deal.II's SolverCG with a DiagonalMatrix on this vector: every program
+// that instantiates it must see the fused iteration.
+#include <dealii-gpu/lac/solver_cg.h>
+
 #endif

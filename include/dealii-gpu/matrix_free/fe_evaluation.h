@@ -652,12 +652,12 @@ namespace dealii
             // point by point; start the passes from them.
             Number    *acc = gradients + c * dim * n_q_points;
             const bool iv = integrate_values, ig = integrate_gradients;
+            Number    *out = nodes_are_points() ? v : buffer0;
             team.for_each<may_run_serially>(
                 n_q_points,
-                [&](unsigned int q)
-                {
-                  buffer0[q] = (iv ? acc[q] : Number()) +
-                               (ig ? acc[n_q_points + q] : Number());
+                [&](unsigned int q) {
+                  out[q] = (iv ? acc[q] : Number()) +
+                           (ig ? acc[n_q_points + q] : Number());
                 });
           }
           else if (integrate_gradients)
@@ -665,6 +665,9 @@ namespace dealii
             const Number *g           = gradients + c * dim * n_q_points;
             const Number *co          = collocation;
             const bool    with_values = integrate_values;
+            // In place where no pass follows: each thread reads v at its
+            // own point only.
+            Number *out = nodes_are_points() ? v : buffer0;
             team.for_each<may_run_serially>(
                 nq,
                 nq,
@@ -682,10 +685,12 @@ namespace dealii
                       sum += co[m * nq + k] *
                              g[2 * n_q_points + i + nq * (j + nq * m)];
                   }
-                  buffer0[q] = sum;
+                  out[q] = sum;
                 });
             team.barrier<may_run_serially>();
           }
+          if (nodes_are_points())
+            continue;
           // The passes start from buffer0 where the gradients were tested
           // (no copy back into v), else from v.
           const bool from_buffer =
@@ -859,11 +864,26 @@ namespace dealii
                               q * (1u - data.affine_cells)];
       }
 
+      // Whether the quadrature points are the nodes, so that the passes
+      // between them are the identity and are skipped (Gauss-Lobatto with
+      // n_dofs_1d points: a Laplace cell keeps two of its eight passes and
+      // barriers, half of its arithmetic).
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE bool
+      nodes_are_points() const
+      {
+        if constexpr (n_q_points_1d == n_dofs_1d)
+          return data.nodes_are_quadrature_points != 0;
+        else
+          return false;
+      }
+
       // Values at the n_dofs_1d^dim nodes in v (lexicographic) to the
       // quadrature points, in place (v holds n_q_points numbers).
       DEAL_II_GPU_HOST_DEVICE void interpolate_to_quadrature(Number *v)
       {
         constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        if (nodes_are_points())
+          return;
         if constexpr (dim == 2)
         {
           internal::contract<0, false, false, may_run_serially>(

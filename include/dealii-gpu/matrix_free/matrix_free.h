@@ -150,6 +150,10 @@ namespace dealii
       const Number *quadrature_weights;
       /** 1D shape values phi_i(x_q), [q * (fe_degree + 1) + i]. */
       const Number *shape_values;
+      /** 1: the quadrature points are the nodes (Gauss-Lobatto with
+       *  fe_degree + 1 points), shape_values is the identity, and
+       *  FEEvaluation skips the interpolation passes. */
+      unsigned int nodes_are_quadrature_points;
       /** Derivatives of the Lagrange basis in the quadrature points, [q * n_q +
        * j]. */
       const Number *collocation_gradients;

@@ -37,6 +37,9 @@ namespace dealii
 
         Array<Number> shape_values;
         Array<Number> collocation_gradients;
+        /** The quadrature points are the support points (Gauss-Lobatto
+         *  with degree + 1 points): shape_values is the identity. */
+        bool nodes_are_quadrature_points = false;
       };
     } // namespace internal
   }   // namespace GPU
