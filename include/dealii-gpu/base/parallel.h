@@ -457,6 +457,17 @@ namespace dealii
           partials[0] = value;
       }
 
+      // Blocks of a grid-stride reduction over n entries: enough to fill the
+      // device, one partial result each.
+      inline unsigned int reduction_blocks(const std::size_t n)
+      {
+        const std::size_t wanted =
+            (n + reduction_block_size - 1) / reduction_block_size;
+        const std::size_t max_blocks = 8 * Device::n_multiprocessors();
+        return static_cast<unsigned int>(wanted < max_blocks ? wanted
+                                                             : max_blocks);
+      }
+
       // Addition for block_reduce() (GPU::SumOp comes later in the file).
       struct Plus
       {
@@ -749,12 +760,8 @@ namespace dealii
       {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
         using namespace internal;
-        const std::size_t wanted =
-            (n + reduction_block_size - 1) / reduction_block_size;
-        const std::size_t  max_blocks = 8 * Device::n_multiprocessors();
-        const unsigned int n_blocks   = static_cast<unsigned int>(
-            wanted < max_blocks ? wanted : max_blocks);
-        double *partials = static_cast<double *>(
+        const unsigned int n_blocks = reduction_blocks(n);
+        double            *partials = static_cast<double *>(
             device_reduction_buffer(sizeof(double) * n_blocks));
         reduce_kernel<Op, F>
             <<<n_blocks, reduction_block_size>>>(f, n, partials);
@@ -804,12 +811,8 @@ namespace dealii
       {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
         using namespace internal;
-        const std::size_t wanted =
-            (n + reduction_block_size - 1) / reduction_block_size;
-        const std::size_t  max_blocks = 8 * Device::n_multiprocessors();
-        const unsigned int n_blocks   = static_cast<unsigned int>(
-            wanted < max_blocks ? wanted : max_blocks);
-        double *partials = static_cast<double *>(
+        const unsigned int n_blocks = reduction_blocks(n);
+        double            *partials = static_cast<double *>(
             device_reduction_buffer(sizeof(double) * (N * n_blocks + N)));
         sums_kernel<N, F><<<n_blocks, reduction_block_size>>>(f, n, partials);
         DEAL_II_GPU_CHECK_LAUNCH(name);
