@@ -6,7 +6,7 @@
 // ceed_bps_<backend>.csv.
 //   ceed_bps [--backend=gpu|cpu] [--bps=1,2,3,4,5,6] [--degrees=1,...,8]
 //            [--min-dofs=1e4] [--max-dofs=1e8] [--iterations=50]
-//            [--device=...]
+//            [--vmult-only] [--generic-cg] [--device=...] [--help]
 // The CPU rows run deal.II's MatrixFree with one MPI rank a core:
 //   mpirun -np 16 --bind-to core ceed_bps --backend=cpu
 #include "ceed_bps.h"
@@ -33,10 +33,18 @@ main(int argc, char **argv)
     CEED::Settings settings;
     settings.bps     = {1, 2, 3, 4, 5, 6};
     settings.degrees = CEED::compiled_degrees();
-    CEED::parse_arguments(
+    const int status = CEED::parse_arguments(
         argc,
         argv,
         settings,
+        "usage: ceed_bps [--backend=gpu|cpu] [--bps=1,2,3,4,5,6]\n"
+        "                [--degrees=1,...,8] [--min-dofs=1e4] "
+        "[--max-dofs=1e8]\n"
+        "                [--iterations=50] [--vmult-only] [--generic-cg]\n"
+        "                [--device=cuda|host]\n"
+        "  CG with the inverse diagonal for a fixed number of iterations,\n"
+        "  DoFs x iterations / s; --vmult-only: the operator alone;\n"
+        "  --generic-cg: deal.II's iteration instead of the fused one.\n",
         {{"--bps",
           [&](const std::string &value)
           { settings.bps = CEED::parse_list(value); }},
@@ -47,6 +55,8 @@ main(int argc, char **argv)
          // deal.II's generic CG iteration, to compare with the fused one.
          {"--generic-cg",
           [&](const std::string &) { settings.generic_cg = true; }}});
+    if (status >= 0)
+      return status;
     for (const unsigned int bp : settings.bps)
       AssertThrow(bp >= 1 && bp <= 6,
                   ExcMessage("BPs are 1 to 6, not " + std::to_string(bp)));

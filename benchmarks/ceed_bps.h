@@ -16,6 +16,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 
 #include "benchmark_timing.h"
+#include "command_line.h"
 #include <fstream>
 #include <functional>
 #include <map>
@@ -96,43 +97,51 @@ namespace CEED
    * Reads the command line into @p settings: --backend, --degrees,
    * --min-dofs, --max-dofs, --iterations, and the keys of @p other
    * (key -> what to do with the value); --device is the device's. Then
-   * checks the degrees and measures the copy bandwidth.
+   * measures the backend's copy bandwidth. Returns as
+   * Benchmarks::parse_command_line(): -1 to go on, 0 after --help, 2 after
+   * a bad argument (rank 0 printed @p usage).
    */
-  inline void parse_arguments(
-      int       argc,
-      char    **argv,
-      Settings &settings,
+  inline int parse_arguments(
+      int                argc,
+      char             **argv,
+      Settings          &settings,
+      const std::string &usage,
       const std::map<std::string, std::function<void(const std::string &)>>
           &other)
   {
-    for (int i = 1; i < argc; ++i)
-    {
-      const std::string arg = argv[i];
-      const auto        eq  = arg.find('=');
-      const std::string key = arg.substr(0, eq);
-      const std::string value =
-          eq == std::string::npos ? std::string() : arg.substr(eq + 1);
-      if (key == "--backend")
-        settings.backend = GPU::matrix_free_backend_from_string(value);
-      else if (key == "--degrees")
-        settings.degrees = parse_list(value);
-      else if (key == "--min-dofs")
-        settings.min_dofs = std::stod(value);
-      else if (key == "--max-dofs")
-        settings.max_dofs = std::stod(value);
-      else if (key == "--iterations")
-        settings.iterations = Utilities::string_to_int(value);
-      else if (other.count(key) == 1)
-        other.at(key)(value);
-      else if (key != "--device")
-        AssertThrow(false, ExcMessage("unknown argument " + arg));
-    }
-    for (const unsigned int k : settings.degrees)
-      AssertThrow(is_compiled(k),
-                  ExcMessage("degree " + std::to_string(k) +
-                             " is not compiled (CMake's "
-                             "DEAL_II_GPU_CEED_BPS_DEGREES)"));
-    settings.bandwidth = copy_bandwidth(settings.backend);
+    const int status = Benchmarks::parse_command_line(
+        argc,
+        argv,
+        usage,
+        [&](const std::string &arg)
+        {
+          const auto [key, value] = Benchmarks::split_argument(arg);
+          if (key == "--backend")
+            settings.backend = GPU::matrix_free_backend_from_string(value);
+          else if (key == "--degrees")
+          {
+            settings.degrees = parse_list(value);
+            for (const unsigned int k : settings.degrees)
+              if (!is_compiled(k))
+                throw Benchmarks::UsageError(
+                    "degree " + std::to_string(k) +
+                    " is not compiled (CMake's DEAL_II_GPU_CEED_BPS_DEGREES)");
+          }
+          else if (key == "--min-dofs")
+            settings.min_dofs = std::stod(value);
+          else if (key == "--max-dofs")
+            settings.max_dofs = std::stod(value);
+          else if (key == "--iterations")
+            settings.iterations = std::stoi(value);
+          else if (other.count(key) == 1)
+            other.at(key)(value);
+          else
+            return false;
+          return true;
+        });
+    if (status < 0)
+      settings.bandwidth = copy_bandwidth(settings.backend);
+    return status;
   }
 
   // Runs one BP for every degree of the settings; the BPs are compiled in

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace Benchmarks
@@ -79,6 +80,15 @@ namespace Benchmarks
       }
     }
     return -1;
+  }
+
+  /** "--key=value" as {"--key", "value"} ({"--key", ""} without '='). */
+  inline std::pair<std::string, std::string>
+  split_argument(const std::string &arg)
+  {
+    const auto eq = arg.find('=');
+    return {arg.substr(0, eq),
+            eq == std::string::npos ? std::string() : arg.substr(eq + 1)};
   }
 
   /** Comma-separated unsigned integers ("2,3,4"). */

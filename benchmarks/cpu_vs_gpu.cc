@@ -8,7 +8,7 @@
 // The vector Laplacian and vector mass are ceed_bps's BP4 and BP2.
 //   cpu_vs_gpu [--backend=gpu|cpu] [--degrees=1,...,8]
 //              [--operations=laplace,mass,helmholtz,conv-diff,elasticity]
-//              [--min-dofs=5e6] [--max-dofs=2e7] [--device=...]
+//              [--min-dofs=5e6] [--max-dofs=2e7] [--device=...] [--help]
 //   mpirun -np 16 --bind-to core cpu_vs_gpu --backend=cpu
 #include <dealii-gpu/base/device.h>
 
@@ -42,11 +42,20 @@ main(int argc, char **argv)
     settings.min_dofs    = 5e6;
     settings.max_dofs    = 2e7;
     settings.repetitions = 5;
-    CEED::parse_arguments(
-        argc, argv, settings, {{"--operations", [&](const std::string &value) {
-                                  operations =
-                                      Utilities::split_string_list(value, ',');
-                                }}});
+    const int status     = CEED::parse_arguments(
+        argc,
+        argv,
+        settings,
+        "usage: cpu_vs_gpu [--backend=gpu|cpu] [--degrees=1,...,8]\n"
+            "                  "
+            "[--operations=laplace,mass,helmholtz,conv-diff,elasticity]\n"
+            "                  [--min-dofs=5e6] [--max-dofs=2e7] "
+            "[--device=cuda|host]\n",
+        {{"--operations", [&](const std::string &value) {
+            operations = Utilities::split_string_list(value, ',');
+          }}});
+    if (status >= 0)
+      return status;
     for (const std::string &name : operations)
       AssertThrow(runs.count(name) == 1,
                   ExcMessage("unknown operation " + name +

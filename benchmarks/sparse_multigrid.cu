@@ -247,8 +247,7 @@ main(int argc, char **argv)
       usage,
       [&](const std::string &arg)
       {
-        const auto        eq = arg.find('=');
-        const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
+        const auto [key, value] = Benchmarks::split_argument(arg);
         if (key == "--dim")
           options.dim = Utilities::string_to_int(value);
         else if (key == "--degrees")
