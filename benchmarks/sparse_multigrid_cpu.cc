@@ -9,6 +9,7 @@
 // (Trilinos' matrices). Run with one MPI rank a core.
 //   mpirun -np 16 sparse_multigrid_cpu [--dim=2] [--degrees=1,2]
 //     [--refinements=4,5,6] [--orderings=none,cm,hie,2lv] [--csv=file.csv]
+//     [--help]
 // (hie and 2lv, GPU::DoFRenumbering's, on one rank only).
 // Columns as in sparse_multigrid: mesh = the mesh, DoFs and level DoFs,
 // renumbering, constraints; matrix = the system matrix and right-hand
@@ -39,6 +40,7 @@
 #include <deal.II/multigrid/mg_transfer.h>
 #include <deal.II/multigrid/multigrid.h>
 
+#include "command_line.h"
 #include "sparse_multigrid_problem.h"
 #include <chrono>
 #include <fstream>
@@ -255,25 +257,36 @@ main(int argc, char **argv)
   std::vector<unsigned int>        refinements = {4, 5, 6};
   std::vector<std::string>         orderings   = {"none"};
   std::string                      csv_name    = "sparse_multigrid_cpu.csv";
-  for (int a = 1; a < argc; ++a)
-  {
-    const std::string arg = argv[a];
-    const auto        eq  = arg.find('=');
-    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
-    if (key == "--dim")
-      dim = Utilities::string_to_int(value);
-    else if (key == "--degrees")
-      degrees = SparseMultigridProblem::parse_list(value);
-    else if (key == "--refinements")
-      refinements = SparseMultigridProblem::parse_list(value);
-    else if (key == "--orderings")
-      orderings = Utilities::split_string_list(value);
-    else if (key == "--csv")
-      csv_name = value;
-    else
-      AssertThrow(false, ExcMessage("unknown option " + arg));
-  }
-  AssertThrow(dim == 2 || dim == 3, ExcMessage("--dim=2|3"));
+  const int                        status      = Benchmarks::parse_command_line(
+      argc,
+      argv,
+      "usage: mpirun -np N sparse_multigrid_cpu [--dim=2|3] "
+                                  "[--degrees=1,2]\n"
+                                  "         [--refinements=4,5,6] [--orderings=none,cm,hie,2lv] "
+                                  "[--csv=file.csv]\n",
+      [&](const std::string &arg)
+      {
+        const auto [key, value] = Benchmarks::split_argument(arg);
+        if (key == "--dim")
+        {
+          dim = Utilities::string_to_int(value);
+          if (dim != 2 && dim != 3)
+            throw Benchmarks::UsageError("--dim=2 or 3");
+        }
+        else if (key == "--degrees")
+          degrees = SparseMultigridProblem::parse_list(value);
+        else if (key == "--refinements")
+          refinements = SparseMultigridProblem::parse_list(value);
+        else if (key == "--orderings")
+          orderings = Utilities::split_string_list(value);
+        else if (key == "--csv")
+          csv_name = value;
+        else
+          return false;
+        return true;
+      });
+  if (status >= 0)
+    return status;
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const std::string device =
       "deal.II + Trilinos, " +
