@@ -64,21 +64,22 @@ main(int argc, char **argv)
     std::ofstream csv;
     if (root)
     {
-      std::cout << "backend " << GPU::to_string(settings.backend) << " ("
-                << GPU::Device::description() << "), copy bandwidth "
-                << settings.bandwidth / 1e9 << " GB/s, "
-                << (settings.vmult_only
-                        ? std::string("operator alone (its = 1)")
-                        : std::string(settings.generic_cg ? "deal.II's generic "
-                                                          : "fused ") +
-                              "CG with the diagonal, " +
-                              std::to_string(settings.iterations) +
-                              " iterations")
-                << "\n"
-                << " BP  k backend ranks   cells        DoFs  its  setup s"
-                << "   solve s  DoFs*it/s    ceiling  of ceil. op. B/DoF\n";
+      std::cout
+          << "backend " << GPU::to_string(settings.backend) << " ("
+          << GPU::Device::description() << "), copy bandwidth "
+          << settings.bandwidth / 1e9 << " GB/s, "
+          << (settings.vmult_only
+                  ? std::string("operator alone (its = 1)")
+                  : std::string(settings.generic_cg ? "deal.II's generic "
+                                                    : "fused ") +
+                        "CG with the diagonal, " +
+                        std::to_string(settings.iterations) + " iterations")
+          << "\n"
+          << " BP  k backend ranks   cells        DoFs  its   mesh s  setup s"
+          << "   solve s  DoFs*it/s    ceiling  of ceil. op. B/DoF\n";
       csv.open("ceed_bps_" + GPU::to_string(settings.backend) + ".csv");
-      csv << "bp,degree,backend,ranks,cells,dofs,iterations,setup_s,solve_s,"
+      csv << "bp,degree,backend,ranks,cells,dofs,iterations,mesh_s,setup_s,"
+             "solve_s,"
              "dofs_iterations_per_s,least_bytes_per_dof_iteration,"
              "operator_bytes_per_dof,copy_bytes_per_s,ceiling\n";
     }
