@@ -72,6 +72,7 @@ namespace
     unsigned int              cells_per_team   = 0;
     unsigned int              threads_per_cell = 0;
     unsigned int              points_per_chunk = 0;
+    unsigned int              cells_per_batch  = 0;
     std::vector<unsigned int> refinements{3, 4};
     unsigned int              repeat = 3;
     std::string               csv    = "element_integration.csv";
@@ -225,6 +226,7 @@ namespace
     data.cells_per_team   = options.cells_per_team;
     data.threads_per_cell = options.threads_per_cell;
     data.points_per_chunk = options.points_per_chunk;
+    data.cells_per_batch  = options.cells_per_batch;
     double t0             = now();
     integrator.reinit(mapping, dof, quadrature, data);
     row.strategy = integrator.template uses_reference_tensor<Operation>()
@@ -498,6 +500,7 @@ const char usage[] =
     "         [--mesh=ball|cube] [--strategy=automatic|points|tensor]\n"
     "         [--cells-per-team=0] [--threads-per-cell=0] "
     "[--points-per-chunk=0]\n"
+    "         [--cells-per-batch=0]\n"
     "         [--forms=laplace,elasticity,mass,convection-diffusion]\n"
     "         [--device=cuda|host]\n";
 
@@ -533,6 +536,8 @@ main(int argc, char **argv)
           options.threads_per_cell = Utilities::string_to_int(value);
         else if (key == "--points-per-chunk")
           options.points_per_chunk = Utilities::string_to_int(value);
+        else if (key == "--cells-per-batch")
+          options.cells_per_batch = Utilities::string_to_int(value);
         else if (key == "--refinements")
           options.refinements = parse_list(value);
         else if (key == "--repeat")

@@ -79,7 +79,8 @@ namespace dealii
       struct AdditionalData
       {
         /** Cells whose element matrices are held at once (0: automatic,
-         *  at most about 256 MB of matrices). */
+         *  at most 1 GiB of matrices and an eighth of the free device
+         *  memory). */
         unsigned int cells_per_batch = 0;
         /** Threads per cell of the element matrices, a multiple of 32
          *  (0: automatic, a warp for each 32 x 32 block of the matrix, at
