@@ -9,6 +9,7 @@
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/integration/assembly_kernel.h>
 #include <dealii-gpu/integration/element_kernels.h>
+#include <dealii-gpu/integration/reference_tensor_kernel.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 #include <dealii-gpu/lac/vector.h>
 
