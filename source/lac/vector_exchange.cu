@@ -166,52 +166,35 @@ namespace dealii
       p.requests.clear();
       p.requests.reserve(part.ghost_targets().size() +
                          part.import_targets().size());
-      std::size_t offset = 0;
-      for (const auto &target : part.ghost_targets())
+      // Receives into or sends from @p base, one message a target rank.
+      const auto post = [&](const auto &targets, char *base, const bool receive)
       {
-        p.requests.emplace_back();
-        char     *buffer = ghost_buffer + offset * sizeof(Number);
-        const int bytes  = static_cast<int>(target.second * sizeof(Number));
-        const int ierr   = forward ? MPI_Irecv(buffer,
-                                             bytes,
-                                             MPI_BYTE,
-                                             target.first,
-                                             internal::exchange_tag,
-                                             comm,
-                                             &p.requests.back())
-                                   : MPI_Isend(buffer,
-                                             bytes,
-                                             MPI_BYTE,
-                                             target.first,
-                                             internal::exchange_tag,
-                                             comm,
-                                             &p.requests.back());
-        AssertThrowMPI(ierr);
-        offset += target.second;
-      }
-      offset = 0;
-      for (const auto &target : part.import_targets())
-      {
-        p.requests.emplace_back();
-        char     *buffer = import_buffer + offset * sizeof(Number);
-        const int bytes  = static_cast<int>(target.second * sizeof(Number));
-        const int ierr   = forward ? MPI_Isend(buffer,
-                                             bytes,
-                                             MPI_BYTE,
-                                             target.first,
-                                             internal::exchange_tag,
-                                             comm,
-                                             &p.requests.back())
-                                   : MPI_Irecv(buffer,
-                                             bytes,
-                                             MPI_BYTE,
-                                             target.first,
-                                             internal::exchange_tag,
-                                             comm,
-                                             &p.requests.back());
-        AssertThrowMPI(ierr);
-        offset += target.second;
-      }
+        std::size_t offset = 0;
+        for (const auto &target : targets)
+        {
+          p.requests.emplace_back();
+          char     *buffer = base + offset * sizeof(Number);
+          const int bytes  = static_cast<int>(target.second * sizeof(Number));
+          const int ierr   = receive ? MPI_Irecv(buffer,
+                                               bytes,
+                                               MPI_BYTE,
+                                               target.first,
+                                               internal::exchange_tag,
+                                               comm,
+                                               &p.requests.back())
+                                     : MPI_Isend(buffer,
+                                               bytes,
+                                               MPI_BYTE,
+                                               target.first,
+                                               internal::exchange_tag,
+                                               comm,
+                                               &p.requests.back());
+          AssertThrowMPI(ierr);
+          offset += target.second;
+        }
+      };
+      post(part.ghost_targets(), ghost_buffer, forward);
+      post(part.import_targets(), import_buffer, !forward);
       p.in_flight = this;
       p.forward   = forward;
     }
