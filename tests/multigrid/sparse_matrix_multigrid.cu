@@ -11,8 +11,9 @@
 //   float V-cycle to a 1e-8 reduction, Q1 and Q2, 2D and 3D over four
 //   uniform meshes: the counts may spread by at most 2; also with SPAI(0)
 //   and with damped Jacobi smoothing (CG-Jacobi coarse solver to 1e-2, as
-//   Geveler et al.), with each SpMV kernel; with SPAI(1) and with the
-//   direct coarse solve (3D Q2 with SPAI(1) on the GPU machine only). On
+//   Geveler et al.), with each SpMV kernel; with SPAI(1) (a double V-cycle)
+//   and with the direct coarse solve (3D Q2 with SPAI(1) on the GPU
+//   machine only). On
 //   one adaptive
 //   mesh (local smoothing) and on the finest uniform 2D Q2 mesh, the
 //   solution agrees with GPU::MatrixFreeMultigrid's on the same problem to
@@ -596,6 +597,11 @@ main(int argc, char **argv)
   data.preconditioner =
       GPU::SparseMatrixMultigridData::SmootherPreconditioner::spai;
   data.coarse_reduction = 1e-2;
+  // In double: with SPAI(1) the residual at the step before or after the
+  // last can be within 50 % of the tolerance, and a float V-cycle on the
+  // GPU varies from run to run by more than that there (float rounding of
+  // the atomically assembled levels, amplified in the late steps).
+  data.precision = GPU::MultigridData::Precision::double_precision;
   check_counts<2>(1, 3, data, " SPAI Jacobi");
   check_counts<2>(2, 2, data, " SPAI Jacobi");
   check_counts<3>(1, 2, data, " SPAI Jacobi");
