@@ -223,15 +223,18 @@ namespace
       data.strategy = Data::Strategy::quadrature_points;
     else if (options.strategy == "tensor")
       data.strategy = Data::Strategy::reference_tensor;
+    else if (options.strategy == "products")
+      data.strategy = Data::Strategy::batched_products;
     data.cells_per_team   = options.cells_per_team;
     data.threads_per_cell = options.threads_per_cell;
     data.points_per_chunk = options.points_per_chunk;
     data.cells_per_batch  = options.cells_per_batch;
     double t0             = now();
     integrator.reinit(mapping, dof, quadrature, data);
-    row.strategy = integrator.template uses_reference_tensor<Operation>()
-                       ? "tensor"
-                       : "points";
+    row.strategy =
+        integrator.template uses_reference_tensor<Operation>()   ? "tensor"
+        : integrator.template uses_batched_products<Operation>() ? "products"
+                                                                 : "points";
     // The kept mapping support points are computed in reinit().
     const double t_geometry = Utilities::MPI::max(
         integrator.get_timer()["mapping support points"], MPI_COMM_WORLD);
@@ -497,7 +500,8 @@ const char usage[] =
     "[--degrees=1,2,3,4]\n"
     "         [--element=q|dgq] [--refinements=3,4] [--repeat=3] "
     "[--csv=file.csv]\n"
-    "         [--mesh=ball|cube] [--strategy=automatic|points|tensor]\n"
+    "         [--mesh=ball|cube] "
+    "[--strategy=automatic|points|tensor|products]\n"
     "         [--cells-per-team=0] [--threads-per-cell=0] "
     "[--points-per-chunk=0]\n"
     "         [--cells-per-batch=0]\n"
@@ -560,8 +564,9 @@ main(int argc, char **argv)
   AssertThrow(options.mesh == "ball" || options.mesh == "cube",
               ExcMessage("--mesh=ball|cube"));
   AssertThrow(options.strategy == "automatic" || options.strategy == "points" ||
-                  options.strategy == "tensor",
-              ExcMessage("--strategy=automatic|points|tensor"));
+                  options.strategy == "tensor" ||
+                  options.strategy == "products",
+              ExcMessage("--strategy=automatic|points|tensor|products"));
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
   const std::string  device  = options.backend == "gpu"

@@ -75,6 +75,14 @@ tensor(const Point<dim> &x)
   return a;
 }
 
+// Which strategy check() asks for.
+enum class Path
+{
+  automatic,
+  points,
+  products
+};
+
 // The reference: form(fe_values, q, i, j) summed over the points.
 template <int dim,
           int n_comp,
@@ -90,7 +98,7 @@ check(const std::string     &name,
       const Form            &form,
       const double           tolerance,
       const bool             keep_geometry    = true,
-      const bool             per_point        = false,
+      const Path             path             = Path::automatic,
       const unsigned int     threads_per_cell = 0,
       const unsigned int     points_per_chunk = 0)
 {
@@ -100,8 +108,10 @@ check(const std::string     &name,
   Data data;
   data.cells_per_batch = 7; // several batches
   data.keep_geometry   = keep_geometry;
-  if (per_point)
+  if (path == Path::points)
     data.strategy = Data::Strategy::quadrature_points;
+  else if (path == Path::products)
+    data.strategy = Data::Strategy::batched_products;
   data.threads_per_cell = threads_per_cell;
   data.points_per_chunk = points_per_chunk;
   integrator.reinit(mapping, dof, quadrature, data);
@@ -141,6 +151,9 @@ check(const std::string     &name,
           << " DoFs a cell, "
           << (integrator.template uses_reference_tensor<Operation>()
                   ? "reference tensor, "
+                  : "")
+          << (integrator.template uses_batched_products<Operation>()
+                  ? "batched products, "
                   : "")
           << (relative < tolerance ? "OK" : "ERROR " + std::to_string(relative))
           << std::endl;
@@ -235,8 +248,20 @@ hypercube_cases()
                             form,
                             1e-12,
                             true,
-                            false,
+                            Path::automatic,
                             64);
+    // Batched products (cuBLAS on the GPU), automatic from 300 DoFs a
+    // cell: forced here.
+    if (k == 3)
+      check<dim, 1, double>("Laplace a(x) Q3, batched products",
+                            mapping,
+                            dof,
+                            quad,
+                            GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+                            form,
+                            1e-12,
+                            false,
+                            Path::products);
     if (k == 3)
       check<dim, 1, double>("Laplace a(x) Q3, one warp, 5 points a chunk",
                             mapping,
@@ -246,7 +271,7 @@ hypercube_cases()
                             form,
                             1e-12,
                             true,
-                            false,
+                            Path::automatic,
                             32,
                             5);
   }
@@ -275,33 +300,41 @@ hypercube_cases()
     using CD = GPU::ConvectionDiffusionOperation<TensorOfX,
                                                  GPU::Constant<Tensor<1, dim>>,
                                                  GPU::Constant<double>>;
-    check<dim, 1, double>(
-        "convection-diffusion-reaction Q2",
-        mapping,
-        dof,
-        quad,
-        CD{TensorOfX{}, {b}, {0.5}},
-        [b](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
-        {
-          return (tensor(v.quadrature_point(q)) * v.shape_grad(j, q)) *
-                     v.shape_grad(i, q) +
-                 (b * v.shape_grad(j, q) + 0.5 * v.shape_value(j, q)) *
-                     v.shape_value(i, q);
-        },
-        1e-12);
-    check<dim, 1, float>(
-        "Laplace a(x) Q2 float, geometry per batch",
-        mapping,
-        dof,
-        quad,
-        GPU::LaplaceOperation<BallOfX>{BallOfX{}},
-        [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
-        {
-          return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
-                 v.shape_grad(j, q);
-        },
-        1e-5,
-        false);
+    // Not symmetric: the products give A, not its transpose.
+    for (const Path path : {Path::automatic, Path::products})
+      check<dim, 1, double>(
+          std::string("convection-diffusion-reaction Q2") +
+              (path == Path::products ? ", products" : ""),
+          mapping,
+          dof,
+          quad,
+          CD{TensorOfX{}, {b}, {0.5}},
+          [b](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+          {
+            return (tensor(v.quadrature_point(q)) * v.shape_grad(j, q)) *
+                       v.shape_grad(i, q) +
+                   (b * v.shape_grad(j, q) + 0.5 * v.shape_value(j, q)) *
+                       v.shape_value(i, q);
+          },
+          1e-12,
+          true,
+          path);
+    for (const Path path : {Path::automatic, Path::products})
+      check<dim, 1, float>(
+          std::string("Laplace a(x) Q2 float, geometry per batch") +
+              (path == Path::products ? ", products" : ""),
+          mapping,
+          dof,
+          quad,
+          GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+          [](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+          {
+            return ball(v.quadrature_point(q)) * v.shape_grad(i, q) *
+                   v.shape_grad(j, q);
+          },
+          1e-5,
+          false,
+          path);
   }
   {
     FE_DGQ<dim>     fe(2);
@@ -388,10 +421,12 @@ affine_cases()
     FE_Q<dim>       fe(k);
     DoFHandler<dim> dof(tria);
     dof.distribute_dofs(fe);
-    for (const bool per_point : {false, true})
+    for (const Path path : {Path::automatic, Path::points, Path::products})
       check<dim, 1, double>("convection-diffusion-reaction Q" +
                                 std::to_string(k) +
-                                (per_point ? ", per point" : ""),
+                                (path == Path::points     ? ", per point"
+                                 : path == Path::products ? ", products"
+                                                          : ""),
                             mapping,
                             dof,
                             QGauss<dim>(k + 1),
@@ -399,7 +434,7 @@ affine_cases()
                             cd_form,
                             1e-12,
                             true,
-                            per_point);
+                            path);
   }
   {
     FE_Q<dim>       fe(1);
@@ -573,6 +608,25 @@ errors()
           forced.compute_element_matrices(
               GPU::LaplaceOperation<BallOfX>{BallOfX{}}, 0, 1, matrices);
         });
+    {
+      using Data2 = GPU::ElementIntegrator<2, 2>::AdditionalData;
+      Data2 data2;
+      data2.strategy = Data2::Strategy::batched_products;
+      FESystem<2>   fe2(FE_Q<2>(1), 2);
+      DoFHandler<2> dof2(tria);
+      dof2.distribute_dofs(fe2);
+      expect_error(
+          "batched products of two components",
+          "needs one component",
+          [&]
+          {
+            GPU::ElementIntegrator<2, 2> forced;
+            forced.reinit(mapping, dof2, QGauss<2>(2), data2);
+            GPU::Array<double> matrices;
+            forced.compute_element_matrices(
+                GPU::ElasticityOperation<>{{2.}, {1.5}}, 0, 1, matrices);
+          });
+    }
     GPU::Vector<double> rhs;
     expect_error("assemble_rhs before initialize_matrix",
                  "initialize_matrix",

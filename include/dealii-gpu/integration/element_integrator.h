@@ -9,6 +9,7 @@
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/integration/assembly_kernel.h>
 #include <dealii-gpu/integration/element_kernels.h>
+#include <dealii-gpu/integration/element_product_kernel.h>
 #include <dealii-gpu/integration/reference_tensor_kernel.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 #include <dealii-gpu/lac/vector.h>
@@ -18,6 +19,7 @@
 #include <deal.II/fe/mapping.h>
 #include <deal.II/lac/affine_constraints.h>
 
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
@@ -48,7 +50,7 @@ namespace dealii
      * quadrature point is computed on the device. Reference shape values
      * and gradients are tabulated once on the host.
      *
-     * How it runs, two strategies (AdditionalData::strategy):
+     * How it runs, three strategies (AdditionalData::strategy):
      * - quadrature points (any cell, any operation): one team of threads
      *   per cell. In chunks of quadrature points the team computes the
      *   Jacobians and applies the operation to every trial function at
@@ -70,8 +72,20 @@ namespace dealii
      *   contraction, a matrix product (cells x entries) = G K for one
      *   component, which on the GPU (double) runs on the FP64 tensor
      *   cores.
+     * - batched products (one component): the same sum over the points as
+     *   one dense product a cell, A = U^T W with U (K x n, K = (1 + dim)
+     *   n_q) the reference values and derivatives, shared by all cells,
+     *   and W = D U: a team kernel writes each cell's W to device memory
+     *   (in parts of a batch, W as large as the batch's matrices), then
+     *   one strided batched GEMM
+     *   of cuBLAS (FP64 tensor cores) computes the matrices of all cells.
      * The automatic choice takes the reference tensor wherever it applies:
-     * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md).
+     * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md);
+     * else batched products for one component and at least
+     * batched_products_min_dofs functions a cell (H100, Laplace on curved
+     * cells: 24 % faster at Q6, 63 % at Q7, 18 % slower at Q5 and 2.3-3.6
+     * times slower at Q3-Q4, where W's traffic outweighs the product),
+     * else quadrature points.
      */
     template <int dim, int n_components = 1, typename Number = double>
     class ElementIntegrator
@@ -94,10 +108,12 @@ namespace dealii
         {
           automatic,
           quadrature_points,
-          reference_tensor
+          reference_tensor,
+          batched_products
         };
         /** How element matrices are computed (see the class); an explicit
-         *  reference_tensor throws where it does not apply. */
+         *  reference_tensor or batched_products throws where it does not
+         *  apply. */
         Strategy strategy = Strategy::automatic;
         /** Reference tensor: at most this many cells a team of threads,
          *  rounded up to a multiple of 16, fewer where a batch would give
@@ -164,7 +180,28 @@ namespace dealii
                                "parallelepipeds under a degree-1 mapping), "
                                "one base element, and an operation with "
                                "uses_quadrature_points = false."));
-        return possible && strategy != Strategy::quadrature_points;
+        return possible && (strategy == Strategy::automatic ||
+                            strategy == Strategy::reference_tensor);
+      }
+
+      /** The automatic choice takes batched products from this many
+       *  functions a cell (one component, no reference tensor). */
+      static constexpr unsigned int batched_products_min_dofs = 300;
+
+      /** Whether compute_element_matrices() of @p Operation takes the
+       *  batched-product strategy (see the class). */
+      template <typename Operation>
+      bool uses_batched_products() const
+      {
+        using Strategy = typename AdditionalData::Strategy;
+        AssertThrow(n_components == 1 || strategy != Strategy::batched_products,
+                    ExcMessage("ElementIntegrator: the batched-product "
+                               "strategy needs one component."));
+        if (uses_reference_tensor<Operation>())
+          return false;
+        return n_components == 1 && (strategy == Strategy::batched_products ||
+                                     (strategy == Strategy::automatic &&
+                                      n_dofs >= batched_products_min_dofs));
       }
 
       /**
@@ -295,6 +332,11 @@ namespace dealii
       void setup_reference_tensor(const FiniteElement<dim> &fe,
                                   const Quadrature<dim>    &quadrature);
       template <typename Operation>
+      void compute_by_batched_products(const Operation   &operation,
+                                       const double      *points,
+                                       const unsigned int n,
+                                       Number            *matrices) const;
+      template <typename Operation>
       void compute_by_reference_tensor(const Operation   &operation,
                                        const double      *points,
                                        const unsigned int n,
@@ -332,6 +374,15 @@ namespace dealii
       unsigned int        n_base         = 0;
       Array<Number>       reference_tensor;
       Array<unsigned int> base_index;
+
+      // The batched-product strategy (one component): U, K x n_dofs
+      // column-major (K = n_q (1 + dim)), cells per product (their
+      // operands W at most twice the bytes of a batch's matrices), the
+      // points' tensors D and the operands.
+      Array<Number>         product_reference;
+      unsigned int          product_cells = 1;
+      mutable Array<Number> product_tensors;
+      mutable Array<Number> product_operands;
 
       // Reference data: [q][i], [q][i][d], [i], [q][k], [q][k][d], [q].
       Array<Number>         shape_values;
@@ -413,6 +464,12 @@ namespace dealii
           compute_by_reference_tensor(operation, points, n, matrices.data());
         return;
       }
+      if (uses_batched_products<Operation>())
+      {
+        if constexpr (n_components == 1)
+          compute_by_batched_products(operation, points, n, matrices.data());
+        return;
+      }
       const auto geometry = point_geometry(points);
       timer.start("element matrices");
       using Kernel =
@@ -440,6 +497,53 @@ namespace dealii
           TeamShape{team_size, 1, 1},
           Kernel::scratch_bytes(ld_u, ld_w, chunk, d_points, n_q),
           kernel);
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    template <typename Operation>
+    void
+    ElementIntegrator<dim, n_components, Number>::compute_by_batched_products(
+        const Operation   &operation,
+        const double      *points,
+        const unsigned int n,
+        Number            *matrices) const
+    {
+      constexpr unsigned int n_ab = 1 + dim;
+      const unsigned int     K    = n_q * n_ab;
+      const unsigned int     m    = std::min(product_cells, n);
+      timer.start("element matrices");
+      if (product_operands.size() < std::size_t(m) * K * n_dofs)
+        product_operands.resize(std::size_t(m) * K * n_dofs);
+      if (product_tensors.size() < std::size_t(m) * n_q * n_ab * n_ab)
+        product_tensors.resize(std::size_t(m) * n_q * n_ab * n_ab);
+      for (unsigned int first = 0; first < n; first += m)
+      {
+        const unsigned int count = std::min(m, n - first);
+        parallel_for(
+            "ElementIntegrator (point tensors)",
+            std::size_t(count) * n_q,
+            internal::PointTensorKernel<dim, Number, Operation>{
+                operation,
+                point_geometry(points + std::size_t(first) * n_geometry * dim),
+                n_q,
+                product_tensors.data()});
+        parallel_for("ElementIntegrator (product operands)",
+                     std::size_t(count) * n_dofs * n_q,
+                     internal::ProductOperandKernel<Number, n_ab>{
+                         product_tensors.data(),
+                         product_reference.data(),
+                         n_q,
+                         n_dofs,
+                         product_operands.data()});
+        internal::element_matrix_products(product_operands.data(),
+                                          product_reference.data(),
+                                          n_dofs,
+                                          K,
+                                          count,
+                                          matrices + std::size_t(first) *
+                                                         n_dofs * n_dofs);
+      }
       timer.stop();
     }
 

@@ -374,8 +374,8 @@ namespace dealii
           const unsigned int n_sub =
               mma ? (region_blocks + n_warps - 1) / n_warps : 1;
           // Blocks of 16 rows and of 8 columns.
-          const unsigned int n_rb = n_rows / 16;
-          const unsigned int n_cb = n_cols / 8;
+          [[maybe_unused]] const unsigned int n_rb = n_rows / 16;
+          [[maybe_unused]] const unsigned int n_cb = n_cols / 8;
 
           for (unsigned int pass = 0; pass < n_regions * n_sub; ++pass)
           {
