@@ -380,7 +380,7 @@ for step in "$@"; do
         tail -n +2 smg.csv >> "$out/sparse_multigrid_dealii.csv"; rm -f smg.csv
       done ;;
     element-integration|element-integration-cpu)
-      # Ball, MappingQ(2), one shell refinement: Laplace Q1-Q6, elasticity
+      # Ball, MappingQ(2), one shell refinement: Laplace Q1-Q7, elasticity
       # Q1-Q2, mass, convection-diffusion, FE_DGQ and 2D, each at the
       # largest size whose matrix stays under 2^31 entries on one rank
       # (CONFIGS="form:k:r[:element[:dim]] ..." overrides; element q|dgq).
@@ -390,7 +390,7 @@ for step in "$@"; do
         run="mpirun -np 16 --bind-to core $app/bin/element_integration --backend=cpu --device=host"
       fi
       name=${step//-/_}
-      configs=${CONFIGS:-"laplace:1:6 laplace:2:5 laplace:3:4 laplace:4:4 laplace:5:3 laplace:6:2 elasticity:1:5 elasticity:2:4 mass:2:5 convection-diffusion:2:5 laplace:2:5:dgq laplace:2:8:q:2 laplace:4:7:q:2"}
+      configs=${CONFIGS:-"laplace:1:6 laplace:2:5 laplace:3:4 laplace:4:4 laplace:5:3 laplace:6:2 laplace:7:1 elasticity:1:5 elasticity:2:4 mass:2:5 convection-diffusion:2:5 laplace:2:5:dgq laplace:2:8:q:2 laplace:4:7:q:2"}
       for c in $configs; do
         set -- ${c//:/ }
         $run --forms=$1 --degrees=$2 --refinements=$3 --element=${4:-q} \
