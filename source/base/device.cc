@@ -584,6 +584,16 @@ namespace dealii
         name = cudaGetErrorName(static_cast<cudaError_t>(error_code));
         text = cudaGetErrorString(static_cast<cudaError_t>(error_code));
 #endif
+        throw_cuda_library_error(name, text, call, file, line, function);
+      }
+
+      void throw_cuda_library_error(const std::string &name,
+                                    const std::string &text,
+                                    const char        *call,
+                                    const char        *file,
+                                    int                line,
+                                    const char        *function)
+      {
         ExcCudaError exc(call, name, text);
         // Record the place of the failing call, as AssertThrow does.
         exc.set_fields(file, line, function, call, "ExcCudaError");

@@ -20,32 +20,18 @@ namespace dealii
 #ifdef DEAL_II_GPU_COMPILING_CUDA
       namespace
       {
-        [[noreturn]] void throw_cublas_error(const cublasStatus_t status,
-                                             const char          *call,
-                                             const char          *file,
-                                             const int            line,
-                                             const char          *function)
-        {
-          ::dealii::deal_II_exceptions::internals::issue_error_noreturn(
-              ::dealii::deal_II_exceptions::internals::ExceptionHandling::
-                  throw_on_exception,
-              file,
-              line,
-              function,
-              call,
-              "ExcCudaError",
-              ExcCudaError(call,
-                           "cuBLAS status " + std::to_string(int(status)),
-                           cublasGetStatusString(status)));
-        }
-
 #  define DEAL_II_GPU_CUBLAS_CHECK(call)                                       \
     do                                                                         \
     {                                                                          \
       const cublasStatus_t dealii_gpu_status_ = (call);                        \
       if (dealii_gpu_status_ != CUBLAS_STATUS_SUCCESS)                         \
-        throw_cublas_error(                                                    \
-            dealii_gpu_status_, #call, __FILE__, __LINE__, __func__);          \
+        ::dealii::GPU::internal::throw_cuda_library_error(                     \
+            "cuBLAS status " + std::to_string(int(dealii_gpu_status_)),        \
+            cublasGetStatusString(dealii_gpu_status_),                         \
+            #call,                                                             \
+            __FILE__,                                                          \
+            __LINE__,                                                          \
+            __func__);                                                         \
     } while (false)
 
         // One handle for the process: creating it costs milliseconds.
@@ -106,45 +92,33 @@ namespace dealii
         {
           // Column-major: C_c (n x n) = W_c^T U, so C_c(j, i) = A(i, j) and
           // C_c is A row-major; U is shared (stride 0).
-          const Number one = 1, zero = 0;
-          if constexpr (std::is_same_v<Number, double>)
-            DEAL_II_GPU_CUBLAS_CHECK(cublasDgemmStridedBatched(cublas_handle(),
-                                                               CUBLAS_OP_T,
-                                                               CUBLAS_OP_N,
-                                                               n,
-                                                               n,
-                                                               K,
-                                                               &one,
-                                                               operands,
-                                                               K,
-                                                               (long long)K * n,
-                                                               reference,
-                                                               K,
-                                                               0,
-                                                               &zero,
-                                                               matrices,
-                                                               n,
-                                                               (long long)n * n,
-                                                               n_cells));
-          else
-            DEAL_II_GPU_CUBLAS_CHECK(cublasSgemmStridedBatched(cublas_handle(),
-                                                               CUBLAS_OP_T,
-                                                               CUBLAS_OP_N,
-                                                               n,
-                                                               n,
-                                                               K,
-                                                               &one,
-                                                               operands,
-                                                               K,
-                                                               (long long)K * n,
-                                                               reference,
-                                                               K,
-                                                               0,
-                                                               &zero,
-                                                               matrices,
-                                                               n,
-                                                               (long long)n * n,
-                                                               n_cells));
+          const Number   one = 1, zero = 0;
+          constexpr bool is_double = std::is_same_v<Number, double>;
+          const auto     type      = is_double ? CUDA_R_64F : CUDA_R_32F;
+          DEAL_II_GPU_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+              cublas_handle(),
+              CUBLAS_OP_T,
+              CUBLAS_OP_N,
+              n,
+              n,
+              K,
+              &one,
+              operands,
+              type,
+              K,
+              (long long)K * n,
+              reference,
+              type,
+              K,
+              0,
+              &zero,
+              matrices,
+              type,
+              n,
+              (long long)n * n,
+              n_cells,
+              is_double ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+              CUBLAS_GEMM_DEFAULT));
           return;
         }
 #endif

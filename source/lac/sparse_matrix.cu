@@ -23,32 +23,18 @@ namespace dealii
     namespace internal
     {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
-      [[noreturn]] void throw_cusparse_error(const cusparseStatus_t status,
-                                             const char            *call,
-                                             const char            *file,
-                                             const int              line,
-                                             const char            *function)
-      {
-        ::dealii::deal_II_exceptions::internals::issue_error_noreturn(
-            ::dealii::deal_II_exceptions::internals::ExceptionHandling::
-                throw_on_exception,
-            file,
-            line,
-            function,
-            call,
-            "ExcCudaError",
-            ExcCudaError(call,
-                         "cuSPARSE status " + std::to_string(int(status)),
-                         cusparseGetErrorString(status)));
-      }
-
 #  define DEAL_II_GPU_CUSPARSE_CHECK(call)                                     \
     do                                                                         \
     {                                                                          \
       const cusparseStatus_t dealii_gpu_status_ = (call);                      \
       if (dealii_gpu_status_ != CUSPARSE_STATUS_SUCCESS)                       \
-        ::dealii::GPU::internal::throw_cusparse_error(                         \
-            dealii_gpu_status_, #call, __FILE__, __LINE__, __func__);          \
+        ::dealii::GPU::internal::throw_cuda_library_error(                     \
+            "cuSPARSE status " + std::to_string(int(dealii_gpu_status_)),      \
+            cusparseGetErrorString(dealii_gpu_status_),                        \
+            #call,                                                             \
+            __FILE__,                                                          \
+            __LINE__,                                                          \
+            __func__);                                                         \
     } while (false)
 
       // One handle for the process: creating it costs milliseconds.

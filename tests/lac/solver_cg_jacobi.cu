@@ -54,8 +54,8 @@ run(const unsigned int n, const std::string &name, const double tolerance)
     data.max_n_tmp_vectors = n + 2;
   Solver solver(control, data);
   solver.solve(A, u, f, jacobi);
-  deallog << name << " n=" << n << " converged: "
-          << (control.last_step() <= static_cast<int>(n) + 2 ? "yes" : "no")
+  deallog << name << " n=" << n
+          << " converged: " << (control.last_step() <= n + 2 ? "yes" : "no")
           << " max error to x(1-x): "
           << (max_error_to_exact(u) < 1e3 * tolerance ? "below tolerance"
                                                       : "TOO LARGE")
@@ -63,8 +63,7 @@ run(const unsigned int n, const std::string &name, const double tolerance)
   // CG in exact arithmetic needs at most n/2 + 1 steps here (the symmetric
   // right-hand side lives in half the eigenvectors); print the range only.
   deallog << name << " iterations within [n/4, n+2]: "
-          << ((control.last_step() >= static_cast<int>(n) / 4 &&
-               control.last_step() <= static_cast<int>(n) + 2)
+          << ((control.last_step() >= n / 4 && control.last_step() <= n + 2)
                   ? "yes"
                   : "no")
           << std::endl;

@@ -241,7 +241,7 @@ compare_with_cpu(
     }
     gpu.cell_loop(
         GPU::LaplaceTensorCell<dim, degree, n_comp, Number>{
-            diffusion_tensor.data()},
+            {diffusion_tensor.data()}},
         gpu_src,
         gpu_dst);
   }

@@ -312,10 +312,10 @@ main(int argc, char **argv)
   }
   {
     // Laplace with a tensor of x, Q3 in 2D.
-    const auto form = [&](const FEValues<2> &v,
-                          const unsigned int i,
-                          const unsigned int j,
-                          const unsigned int q)
+    [[maybe_unused]] const auto form = [&](const FEValues<2> &v,
+                                           const unsigned int i,
+                                           const unsigned int j,
+                                           const unsigned int q)
     {
       return v.shape_grad(i, q) *
              (TensorOfX()(v.quadrature_point(q)) * v.shape_grad(j, q));
@@ -347,10 +347,10 @@ main(int argc, char **argv)
   {
     // Mass: Gauss with k + 2 points (BP1) and Gauss-Lobatto with k + 1
     // (BP5's collocation), Laplace with Gauss-Lobatto.
-    const auto mass = [&](const FEValues<3> &v,
-                          const unsigned int i,
-                          const unsigned int j,
-                          const unsigned int q)
+    [[maybe_unused]] const auto mass = [&](const FEValues<3> &v,
+                                           const unsigned int i,
+                                           const unsigned int j,
+                                           const unsigned int q)
     { return v.shape_value(i, q) * v.shape_value(j, q); };
     FULL_TESTS_ONLY(compare<3, 3, 1, double, 5>(
         {"mass, k+2 points", true, 1, true}, MassOperation<>{{1.}}, mass));
@@ -411,10 +411,10 @@ main(int argc, char **argv)
                                 form);
     using CD3 =
         ConvectionDiffusionOperation<Constant<double>, RotationOfX, BallOfX>;
-    const auto form3 = [&](const FEValues<3> &v,
-                           const unsigned int i,
-                           const unsigned int j,
-                           const unsigned int q)
+    [[maybe_unused]] const auto form3 = [&](const FEValues<3> &v,
+                                            const unsigned int i,
+                                            const unsigned int j,
+                                            const unsigned int q)
     {
       const Tensor<1, 3> b = RotationOfX()(v.quadrature_point(q));
       return 0.1 * (v.shape_grad(i, q) * v.shape_grad(j, q)) +
@@ -430,10 +430,10 @@ main(int argc, char **argv)
     // Linear elasticity with lambda(x), constant mu, and the vector
     // Laplacian and vector mass.
     const FEValuesExtractors::Vector u(0);
-    const auto                       elasticity = [&](const FEValues<3> &v,
-                                const unsigned int i,
-                                const unsigned int j,
-                                const unsigned int q)
+    [[maybe_unused]] const auto      elasticity = [&](const FEValues<3> &v,
+                                                 const unsigned int i,
+                                                 const unsigned int j,
+                                                 const unsigned int q)
     {
       return 2. * 0.8 *
                  scalar_product(v[u].symmetric_gradient(i, q),

@@ -83,6 +83,16 @@ namespace dealii
                                          const char *file,
                                          int         line,
                                          const char *function);
+
+      /** Throws ExcCudaError for a failed call of a CUDA library (cuSPARSE,
+       *  cuBLAS): @p name says the library and status, @p text is the
+       *  library's description of it. */
+      [[noreturn]] void throw_cuda_library_error(const std::string &name,
+                                                 const std::string &text,
+                                                 const char        *call,
+                                                 const char        *file,
+                                                 int                line,
+                                                 const char        *function);
     } // namespace internal
   }   // namespace GPU
 } // namespace dealii

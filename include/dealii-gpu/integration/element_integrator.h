@@ -83,7 +83,7 @@ namespace dealii
      * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md);
      * else batched products for one component and at least
      * batched_products_min_dofs functions a cell (H100, Laplace on curved
-     * cells: 24 % faster at Q6, 63 % at Q7, 18 % slower at Q5 and 2.3-3.6
+     * cells: 63 % faster at Q7, 5-24 % at Q6, 18 % slower at Q5 and 2.3-3.6
      * times slower at Q3-Q4, where W's traffic outweighs the product),
      * else quadrature points.
      */

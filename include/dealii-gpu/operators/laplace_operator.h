@@ -121,7 +121,7 @@ namespace dealii
         if (merged)
           matrix_free.cell_loop(
               LaplaceTensorCell<dim, degree, n_components, Number>{
-                  diffusion_tensor.data()},
+                  {diffusion_tensor.data()}},
               src,
               dst);
         else
@@ -159,7 +159,7 @@ namespace dealii
         if (merged)
           matrix_free.cell_loop(
               LaplaceTensorDiagonalCell<dim, degree, n_components, Number>{
-                  diffusion_tensor.data()},
+                  {diffusion_tensor.data()}},
               inverse_diagonal,
               inverse_diagonal);
         else
