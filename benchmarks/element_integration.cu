@@ -225,6 +225,8 @@ namespace
       data.strategy = Data::Strategy::reference_tensor;
     else if (options.strategy == "products")
       data.strategy = Data::Strategy::batched_products;
+    else if (options.strategy == "rows")
+      data.strategy = Data::Strategy::rows;
     data.cells_per_team   = options.cells_per_team;
     data.threads_per_cell = options.threads_per_cell;
     data.points_per_chunk = options.points_per_chunk;
@@ -234,6 +236,7 @@ namespace
     row.strategy =
         integrator.template uses_reference_tensor<Operation>()   ? "tensor"
         : integrator.template uses_batched_products<Operation>() ? "products"
+        : integrator.template uses_rows<Operation>()             ? "rows"
                                                                  : "points";
     // The kept mapping support points are computed in reinit().
     const double t_geometry = Utilities::MPI::max(
@@ -501,7 +504,7 @@ const char usage[] =
     "         [--element=q|dgq] [--refinements=3,4] [--repeat=3] "
     "[--csv=file.csv]\n"
     "         [--mesh=ball|cube] "
-    "[--strategy=automatic|points|tensor|products]\n"
+    "[--strategy=automatic|points|tensor|products|rows]\n"
     "         [--cells-per-team=0] [--threads-per-cell=0] "
     "[--points-per-chunk=0]\n"
     "         [--cells-per-batch=0]\n"
@@ -565,8 +568,8 @@ main(int argc, char **argv)
               ExcMessage("--mesh=ball|cube"));
   AssertThrow(options.strategy == "automatic" || options.strategy == "points" ||
                   options.strategy == "tensor" ||
-                  options.strategy == "products",
-              ExcMessage("--strategy=automatic|points|tensor|products"));
+                  options.strategy == "products" || options.strategy == "rows",
+              ExcMessage("--strategy=automatic|points|tensor|products|rows"));
   const bool root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const unsigned int n_ranks = Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
   const std::string  device  = options.backend == "gpu"

@@ -80,7 +80,8 @@ enum class Path
 {
   automatic,
   points,
-  products
+  products,
+  rows
 };
 
 // The reference: form(fe_values, q, i, j) summed over the points.
@@ -112,6 +113,8 @@ check(const std::string     &name,
     data.strategy = Data::Strategy::quadrature_points;
   else if (path == Path::products)
     data.strategy = Data::Strategy::batched_products;
+  else if (path == Path::rows)
+    data.strategy = Data::Strategy::rows;
   data.threads_per_cell = threads_per_cell;
   data.points_per_chunk = points_per_chunk;
   integrator.reinit(mapping, dof, quadrature, data);
@@ -155,6 +158,7 @@ check(const std::string     &name,
           << (integrator.template uses_batched_products<Operation>()
                   ? "batched products, "
                   : "")
+          << (integrator.template uses_rows<Operation>() ? "rows, " : "")
           << (relative < tolerance ? "OK" : "ERROR " + std::to_string(relative))
           << std::endl;
 }
@@ -236,6 +240,18 @@ hypercube_cases()
                           GPU::LaplaceOperation<BallOfX>{BallOfX{}},
                           form,
                           1e-12);
+    // The automatic strategy takes rows up to 16 DoFs a cell: the
+    // quadrature-point kernel on a small element too.
+    if (k == 1)
+      check<dim, 1, double>("Laplace a(x) Q1, per point",
+                            mapping,
+                            dof,
+                            quad,
+                            GPU::LaplaceOperation<BallOfX>{BallOfX{}},
+                            form,
+                            1e-12,
+                            true,
+                            Path::points);
     // One warp for the blocks of the matrix (a region of one block a pass
     // on the GPU) and chunks that do not divide the points; in 3D two
     // warps for its four blocks (the whole matrix in two passes).
@@ -248,7 +264,7 @@ hypercube_cases()
                             form,
                             1e-12,
                             true,
-                            Path::automatic,
+                            Path::points,
                             64);
     // Batched products (cuBLAS on the GPU), automatic from 300 DoFs a
     // cell: forced here.
@@ -271,7 +287,7 @@ hypercube_cases()
                             form,
                             1e-12,
                             true,
-                            Path::automatic,
+                            Path::points,
                             32,
                             5);
   }
@@ -319,10 +335,12 @@ hypercube_cases()
           1e-12,
           true,
           path);
-    for (const Path path : {Path::automatic, Path::products})
+    for (const Path path : {Path::automatic, Path::points, Path::products})
       check<dim, 1, float>(
           std::string("Laplace a(x) Q2 float, geometry per batch") +
-              (path == Path::products ? ", products" : ""),
+              (path == Path::products ? ", products"
+               : path == Path::points ? ", per point"
+                                      : ""),
           mapping,
           dof,
           quad,
@@ -353,27 +371,36 @@ hypercube_cases()
         },
         1e-12);
   }
+  // Q2^dim (the quadrature-point kernel), its loads, and Q1^dim (rows,
+  // automatic, and per point).
+  for (const unsigned int k : {2u, 1u})
   {
-    FESystem<dim>   fe(FE_Q<dim>(2), dim);
+    FESystem<dim>   fe(FE_Q<dim>(k), dim);
     DoFHandler<dim> dof(tria);
     dof.distribute_dofs(fe);
     const FEValuesExtractors::Vector u(0);
-    check<dim, dim, double>(
-        "elasticity lambda = 2, mu(x) Q2^dim",
-        mapping,
-        dof,
-        QGauss<dim>(3),
-        GPU::ElasticityOperation<GPU::Constant<double>, BallOfX>{{2.}, {}},
-        [u](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
-        {
-          const double mu = ball(v.quadrature_point(q));
-          return 2. * mu *
-                     scalar_product(v[u].symmetric_gradient(j, q),
-                                    v[u].symmetric_gradient(i, q)) +
-                 2. * v[u].divergence(j, q) * v[u].divergence(i, q);
-        },
-        1e-12);
-    check_loads<dim, dim>("load Q2^dim", mapping, dof, QGauss<dim>(3));
+    for (const Path path : {Path::automatic, Path::points})
+      if (k == 1 || path == Path::automatic)
+        check<dim, dim, double>(
+            "elasticity lambda = 2, mu(x) Q" + std::to_string(k) + "^dim" +
+                (path == Path::points ? ", per point" : ""),
+            mapping,
+            dof,
+            QGauss<dim>(k + 1),
+            GPU::ElasticityOperation<GPU::Constant<double>, BallOfX>{{2.}, {}},
+            [u](const FEValues<dim> &v, unsigned q, unsigned i, unsigned j)
+            {
+              const double mu = ball(v.quadrature_point(q));
+              return 2. * mu *
+                         scalar_product(v[u].symmetric_gradient(j, q),
+                                        v[u].symmetric_gradient(i, q)) +
+                     2. * v[u].divergence(j, q) * v[u].divergence(i, q);
+            },
+            1e-12,
+            true,
+            path);
+    if (k == 2)
+      check_loads<dim, dim>("load Q2^dim", mapping, dof, QGauss<dim>(3));
   }
   deallog.pop();
 }
@@ -421,20 +448,23 @@ affine_cases()
     FE_Q<dim>       fe(k);
     DoFHandler<dim> dof(tria);
     dof.distribute_dofs(fe);
-    for (const Path path : {Path::automatic, Path::points, Path::products})
-      check<dim, 1, double>("convection-diffusion-reaction Q" +
-                                std::to_string(k) +
-                                (path == Path::points     ? ", per point"
-                                 : path == Path::products ? ", products"
-                                                          : ""),
-                            mapping,
-                            dof,
-                            QGauss<dim>(k + 1),
-                            CD{{D}, {b}, {0.5}},
-                            cd_form,
-                            1e-12,
-                            true,
-                            path);
+    for (const Path path :
+         {Path::automatic, Path::points, Path::products, Path::rows})
+      if (path != Path::rows || fe.n_dofs_per_cell() <= 16)
+        check<dim, 1, double>("convection-diffusion-reaction Q" +
+                                  std::to_string(k) +
+                                  (path == Path::points     ? ", per point"
+                                   : path == Path::products ? ", products"
+                                   : path == Path::rows     ? ", rows"
+                                                            : ""),
+                              mapping,
+                              dof,
+                              QGauss<dim>(k + 1),
+                              CD{{D}, {b}, {0.5}},
+                              cd_form,
+                              1e-12,
+                              true,
+                              path);
   }
   {
     FE_Q<dim>       fe(1);
@@ -625,6 +655,23 @@ errors()
             GPU::Array<double> matrices;
             forced.compute_element_matrices(
                 GPU::ElasticityOperation<>{{2.}, {1.5}}, 0, 1, matrices);
+          });
+    }
+    {
+      data.strategy = Data::Strategy::rows;
+      FE_Q<2>       fe6(6);
+      DoFHandler<2> dof6(tria);
+      dof6.distribute_dofs(fe6);
+      expect_error(
+          "rows for 49 DoFs a cell",
+          "at most 16 functions",
+          [&]
+          {
+            GPU::ElementIntegrator<2, 1> forced;
+            forced.reinit(mapping, dof6, QGauss<2>(7), data);
+            GPU::Array<double> matrices;
+            forced.compute_element_matrices(
+                GPU::LaplaceOperation<BallOfX>{BallOfX{}}, 0, 1, matrices);
           });
     }
     GPU::Vector<double> rhs;

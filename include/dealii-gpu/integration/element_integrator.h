@@ -10,6 +10,7 @@
 #include <dealii-gpu/integration/assembly_kernel.h>
 #include <dealii-gpu/integration/element_kernels.h>
 #include <dealii-gpu/integration/element_product_kernel.h>
+#include <dealii-gpu/integration/element_row_kernel.h>
 #include <dealii-gpu/integration/reference_tensor_kernel.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
 #include <dealii-gpu/lac/vector.h>
@@ -50,7 +51,7 @@ namespace dealii
      * quadrature point is computed on the device. Reference shape values
      * and gradients are tabulated once on the host.
      *
-     * How it runs, three strategies (AdditionalData::strategy):
+     * How it runs, four strategies (AdditionalData::strategy):
      * - quadrature points (any cell, any operation): one team of threads
      *   per cell. In chunks of quadrature points the team computes the
      *   Jacobians and applies the operation to every trial function at
@@ -79,13 +80,22 @@ namespace dealii
      *   (in parts of a batch, W as large as the batch's matrices), then
      *   one strided batched GEMM
      *   of cuBLAS (FP64 tensor cores) computes the matrices of all cells.
+     * - rows (at most 16 functions a cell, any cells): a team takes a
+     *   tile of cells, computes each point's tensor D (the operation and
+     *   the geometry) into shared memory, a thread a point, then a thread
+     *   a matrix row sums u_i^T D u_j over the points for all j in
+     *   registers; the tile's matrices are written contiguously (H200,
+     *   ball, MappingQ(2): 2.3-3.1 times the quadrature-point kernel for
+     *   Q1 in 3D, 2.8-8.7 times for Q1 and Q2 in 2D, 1.2 times for 2D Q3;
+     *   0.68 times for 3D Q2).
      * The automatic choice takes the reference tensor wherever it applies:
      * on the H100 it was 1.6 to 35 times faster for Q1-Q4 (doc/benchmarks.md);
      * else batched products for one component and at least
      * batched_products_min_dofs functions a cell (H100, Laplace on curved
      * cells: 63 % faster at Q7, 5-24 % at Q6, 18 % slower at Q5 and 2.3-3.6
      * times slower at Q3-Q4, where W's traffic outweighs the product),
-     * else quadrature points.
+     * else rows up to rows_automatic_max_dofs functions, else quadrature
+     * points.
      */
     template <int dim, int n_components = 1, typename Number = double>
     class ElementIntegrator
@@ -109,11 +119,12 @@ namespace dealii
           automatic,
           quadrature_points,
           reference_tensor,
-          batched_products
+          batched_products,
+          rows
         };
         /** How element matrices are computed (see the class); an explicit
-         *  reference_tensor or batched_products throws where it does not
-         *  apply. */
+         *  reference_tensor, batched_products or rows throws where it does
+         *  not apply. */
         Strategy strategy = Strategy::automatic;
         /** Reference tensor: at most this many cells a team of threads,
          *  rounded up to a multiple of 16, fewer where a batch would give
@@ -188,6 +199,12 @@ namespace dealii
        *  functions a cell (one component, no reference tensor). */
       static constexpr unsigned int batched_products_min_dofs = 300;
 
+      /** The row strategy serves at most this many functions a cell; the
+       *  automatic choice takes it up to rows_automatic_max_dofs (no
+       *  reference tensor). */
+      static constexpr unsigned int rows_max_dofs           = 16;
+      static constexpr unsigned int rows_automatic_max_dofs = 16;
+
       /** Whether compute_element_matrices() of @p Operation takes the
        *  batched-product strategy (see the class). */
       template <typename Operation>
@@ -202,6 +219,26 @@ namespace dealii
         return n_components == 1 && (strategy == Strategy::batched_products ||
                                      (strategy == Strategy::automatic &&
                                       n_dofs >= batched_products_min_dofs));
+      }
+
+      /** Whether compute_element_matrices(@p Operation) takes the row
+       *  strategy (see the class). */
+      template <typename Operation>
+      bool uses_rows() const
+      {
+        using Strategy = typename AdditionalData::Strategy;
+        AssertThrow(n_dofs <= rows_max_dofs || strategy != Strategy::rows,
+                    ExcMessage("ElementIntegrator: the row strategy serves "
+                               "at most " +
+                               std::to_string(rows_max_dofs) +
+                               " functions a cell, not " +
+                               std::to_string(n_dofs) + "."));
+        if (uses_reference_tensor<Operation>() ||
+            uses_batched_products<Operation>())
+          return false;
+        return strategy == Strategy::rows ||
+               (strategy == Strategy::automatic &&
+                n_dofs <= rows_automatic_max_dofs);
       }
 
       /**
@@ -337,6 +374,16 @@ namespace dealii
                                        const unsigned int n,
                                        Number            *matrices) const;
       template <typename Operation>
+      void compute_by_rows(const Operation   &operation,
+                           const double      *points,
+                           const unsigned int n,
+                           Number            *matrices) const;
+      template <unsigned int max_dofs, typename Operation>
+      void launch_rows(const Operation   &operation,
+                       const double      *points,
+                       const unsigned int n,
+                       Number            *matrices) const;
+      template <typename Operation>
       void compute_by_reference_tensor(const Operation   &operation,
                                        const double      *points,
                                        const unsigned int n,
@@ -470,6 +517,11 @@ namespace dealii
           compute_by_batched_products(operation, points, n, matrices.data());
         return;
       }
+      if (uses_rows<Operation>())
+      {
+        compute_by_rows(operation, points, n, matrices.data());
+        return;
+      }
       const auto geometry = point_geometry(points);
       timer.start("element matrices");
       using Kernel =
@@ -544,6 +596,59 @@ namespace dealii
                                           matrices + std::size_t(first) *
                                                          n_dofs * n_dofs);
       }
+      timer.stop();
+    }
+
+    template <int dim, int n_components, typename Number>
+    template <typename Operation>
+    void ElementIntegrator<dim, n_components, Number>::compute_by_rows(
+        const Operation   &operation,
+        const double      *points,
+        const unsigned int n,
+        Number            *matrices) const
+    {
+      if (n_dofs <= 8)
+        launch_rows<8>(operation, points, n, matrices);
+      else
+        launch_rows<rows_max_dofs>(operation, points, n, matrices);
+    }
+
+    template <int dim, int n_components, typename Number>
+    template <unsigned int max_dofs, typename Operation>
+    void ElementIntegrator<dim, n_components, Number>::launch_rows(
+        const Operation   &operation,
+        const double      *points,
+        const unsigned int n,
+        Number            *matrices) const
+    {
+      using Kernel = internal::
+          ElementRowKernel<dim, n_components, Number, Operation, max_dofs>;
+      timer.start("element matrices");
+      // About 256 threads (a thread a row) and at most 48 KB of scratch a
+      // team.
+      const std::size_t  cell_bytes = Kernel::scratch_bytes(1, n_q, n_dofs);
+      const unsigned int per_team =
+          static_cast<unsigned int>(std::clamp<std::size_t>(
+              std::min<std::size_t>(256 / n_dofs, (48 << 10) / cell_bytes),
+              1,
+              n));
+      const unsigned int team = (per_team * n_dofs + 31) / 32 * 32;
+      const Kernel       kernel{operation,
+                          point_geometry(points),
+                          shape_values.data(),
+                          shape_gradients.data(),
+                          shape_components.data(),
+                          n_q,
+                          n_dofs,
+                          n,
+                          per_team,
+                          matrices};
+      parallel_for_teams<TeamKernels::one_per_block>(
+          "ElementIntegrator (rows)",
+          (n + per_team - 1) / per_team,
+          TeamShape{team, 1, 1},
+          Kernel::scratch_bytes(per_team, n_q, n_dofs),
+          kernel);
       timer.stop();
     }
 
