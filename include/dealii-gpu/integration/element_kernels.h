@@ -627,7 +627,9 @@ namespace dealii
 
       /**
        * The team functor of ElementIntegrator::compute_element_vectors():
-       * one cell a team. The operation runs once per point on an evaluator
+       * a tile of cells_per_team cells a team (small elements: several, so
+       * that a thread has a point, then an entry; one from 64 functions).
+       * The operation runs once per point on an evaluator
        * whose value and gradient are zero (no trial function), so what it
        * submits is the load: entry i = sum over the points of (submitted
        * value . phi_i + submitted gradient : grad phi_i) JxW.
@@ -640,44 +642,49 @@ namespace dealii
         const Number              *shape_values;
         const Number              *shape_gradients;
         const unsigned char       *components;
-        unsigned int               n_q, n_dofs, chunk;
+        unsigned int               n_q, n_dofs, chunk, n_cells, cells_per_team;
         Number                    *vectors;
 
         static constexpr unsigned int geometry_stride =
             PointGeometry<dim, Number>::stride;
 
-        static std::size_t scratch_bytes(const unsigned int chunk)
+        static std::size_t scratch_bytes(const unsigned int chunk,
+                                         const unsigned int cells_per_team)
         {
-          return sizeof(Number) * chunk *
+          return sizeof(Number) * cells_per_team * chunk *
                  (geometry_stride + n_comp * (1 + dim));
         }
 
         DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
         {
-          using Geometry          = PointGeometry<dim, Number>;
-          const unsigned int cell = team.team_index();
-          Number            *geo  = team.scratch<Number>();
-          // Per point: the submitted value [qc][c] and gradient [qc][c][d],
-          // times JxW.
-          Number                *loads = geo + chunk * geometry_stride;
-          Number                *F     = vectors + std::size_t(cell) * n_dofs;
-          const Operation        op    = operation;
+          using Geometry            = PointGeometry<dim, Number>;
+          const unsigned int first  = team.team_index() * cells_per_team;
+          const unsigned int n_here = n_cells - first < cells_per_team
+                                          ? n_cells - first
+                                          : cells_per_team;
+          Number            *geo    = team.scratch<Number>();
+          // Per cell and point: the submitted value [qc][c] and gradient
+          // [qc][c][d], times JxW.
+          Number *loads = geo + cells_per_team * chunk * geometry_stride;
+          Number *F     = vectors + std::size_t(first) * n_dofs;
+          const Operation        op        = operation;
           constexpr unsigned int per_point = n_comp * (1 + dim);
 
           for (unsigned int q0 = 0; q0 < n_q; q0 += chunk)
           {
             const unsigned int nq = n_q - q0 < chunk ? n_q - q0 : chunk;
             team.for_each<false>(
-                nq,
-                [&](const unsigned int qc)
+                n_here * nq,
+                [&](const unsigned int e)
                 {
-                  Number *g = geo + qc * geometry_stride;
-                  geometry.compute(cell, q0 + qc, g);
+                  const unsigned int cell = e / nq, qc = e - cell * nq;
+                  Number *g = geo + (cell * chunk + qc) * geometry_stride;
+                  geometry.compute(first + cell, q0 + qc, g);
                   PointEvaluator<dim, n_comp, Number> phi(
                       Geometry::point(g), 0, Number(0), {});
                   op(phi, 0u);
                   const Number jxw = g[dim * dim];
-                  Number      *l   = loads + qc * per_point;
+                  Number      *l   = loads + (cell * chunk + qc) * per_point;
                   for (unsigned int c = 0; c < n_comp; ++c)
                   {
                     l[c] = phi.submitted_value_component(c) * jxw;
@@ -688,24 +695,26 @@ namespace dealii
                 });
             team.barrier<false>();
             team.for_each<false>(
-                n_dofs,
-                [&](const unsigned int i)
+                n_here * n_dofs,
+                [&](const unsigned int e)
                 {
+                  const unsigned int cell = e / n_dofs, i = e - cell * n_dofs;
                   const unsigned int c   = components[i];
                   Number             sum = 0;
                   for (unsigned int qc = 0; qc < nq; ++qc)
                   {
                     const unsigned int q = q0 + qc;
-                    const Number      *g = geo + qc * geometry_stride;
-                    const Number      *l = loads + qc * per_point;
-                    const Number      *ref =
+                    const Number      *g =
+                        geo + (cell * chunk + qc) * geometry_stride;
+                    const Number *l = loads + (cell * chunk + qc) * per_point;
+                    const Number *ref =
                         shape_gradients + (std::size_t(q) * n_dofs + i) * dim;
                     sum += shape_values[std::size_t(q) * n_dofs + i] * l[c];
                     for (unsigned int d = 0; d < dim; ++d)
                       sum += Geometry::physical(g, ref, d) *
                              l[n_comp + c * dim + d];
                   }
-                  F[i] = q0 == 0 ? sum : F[i] + sum;
+                  F[e] = q0 == 0 ? sum : F[e] + sum;
                 });
             team.barrier<false>();
           }
