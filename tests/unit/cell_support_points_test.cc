@@ -2,7 +2,7 @@
 // the mapping's own support points copied (MappingQ(p) at its Gauss-Lobatto
 // points), interpolated to other nodes (MappingQ(p) at FE_Q(k)'s), and
 // FEValues itself for other mappings; which mappings are continuous by
-// construction.
+// construction; which cells are placed from their vertices (flat manifold).
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/fe_values.h>
@@ -11,6 +11,7 @@
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/fe/mapping_q_cache.h>
 #include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/manifold_lib.h>
 #include <deal.II/grid/tria.h>
 
 #include "../../source/matrix_free/cell_support_points.h"
@@ -109,4 +110,73 @@ TEST(CellSupportPoints, OnlyDealIIsMappingQIsContinuousByConstruction)
   // A derived mapping still gets its own (overridden) support points.
   EXPECT_LT(largest_difference(tria, cache, QGaussLobatto<1>(3).get_points()),
             1e-14);
+}
+
+// The inner cells of the ball are on the flat manifold and placed from their
+// vertices, those at the boundary through the spherical manifold; both
+// match FEValues (check_ball above) and deal.II's MappingQ.
+TEST(CellSupportPoints, FlatCellsFromTheirVertices)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_ball(tria);
+  tria.refine_global(2);
+  const MappingQ<3>                   mapping(2);
+  GPU::internal::CellSupportPoints<3> support(mapping,
+                                              QGauss<1>(4).get_points());
+  std::vector<double>                 x(support.size() * 3);
+  unsigned int                        n_at_boundary = 0;
+  for (const auto &cell : tria.active_cell_iterators())
+  {
+    support.get(cell, x.data());
+    n_at_boundary += cell->at_boundary() ? 1 : 0;
+  }
+  // A cell touching the boundary at an edge or vertex only also takes the
+  // manifold's path (its lines are on the sphere).
+  EXPECT_GT(support.n_cells_from_vertices(), 0u);
+  EXPECT_LE(support.n_cells_from_vertices(),
+            tria.n_active_cells() - n_at_boundary);
+  EXPECT_LT(largest_difference(tria, mapping, QGauss<1>(4).get_points()),
+            1e-14);
+}
+
+// One inner line on a curved manifold: the four cells around it take the
+// manifold (their points move), the other four come from their vertices.
+TEST(CellSupportPoints, ACurvedLineTakesTheManifold)
+{
+  Triangulation<3> tria;
+  GridGenerator::hyper_cube(tria);
+  tria.refine_global(1);
+  for (const auto &cell : tria.active_cell_iterators())
+    for (unsigned int l = 0; l < GeometryInfo<3>::lines_per_cell; ++l)
+      if (cell->line(l)->center().distance(Point<3>(0.5, 0.5, 0.25)) < 1e-12)
+        cell->line(l)->set_manifold_id(5);
+  tria.set_manifold(5, SphericalManifold<3>(Point<3>(3, 0.5, 0.25)));
+  for (const unsigned int p : {1u, 2u, 3u})
+  {
+    const MappingQ<3>                   mapping(p);
+    const auto                          nodes = QGauss<1>(p + 1).get_points();
+    GPU::internal::CellSupportPoints<3> support(mapping, nodes);
+    std::vector<double>                 x(support.size() * 3);
+    for (const auto &cell : tria.active_cell_iterators())
+      support.get(cell, x.data());
+    // MappingQ(1) places only the vertices, whatever the manifolds.
+    EXPECT_EQ(support.n_cells_from_vertices(), p == 1 ? 8u : 4u);
+    EXPECT_LT(largest_difference(tria, mapping, nodes), 1e-14);
+  }
+  // The curved line moved the points of MappingQ(2) away from the
+  // multilinear ones: the test above sees the manifold.
+  const MappingQ<3> mapping(2);
+  const FE_Q<3>     fe(1);
+  FEValues<3>       fe_values(mapping,
+                        fe,
+                        Quadrature<3>(Point<3>(0.5, 0.5, 0.5)),
+                        update_quadrature_points);
+  double            moved = 0;
+  for (const auto &cell : tria.active_cell_iterators())
+  {
+    fe_values.reinit(cell);
+    moved =
+        std::max(moved, fe_values.quadrature_point(0).distance(cell->center()));
+  }
+  EXPECT_GT(moved, 1e-3);
 }
