@@ -200,10 +200,17 @@ namespace dealii
           for (const unsigned int f : GeometryInfo<dim>::face_indices())
             if (!is_flat(cell->face(f)->manifold_id()))
               return false;
-          if (dim == 3)
-            for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell; ++l)
-              if (!is_flat(cell->line(l)->manifold_id()))
-                return false;
+          // The lines through faces 0-3 (x = 0, 1 and y = 0, 1 hold all
+          // twelve): a face's lines are stored with it, while a cell's go
+          // through its faces' orientations (twice the time).
+          if constexpr (dim == 3)
+            for (unsigned int f = 0; f < 4; ++f)
+            {
+              const auto face = cell->face(f);
+              for (unsigned int l = 0; l < 4; ++l)
+                if (!is_flat(face->line(l)->manifold_id()))
+                  return false;
+            }
           return true;
         }
 
