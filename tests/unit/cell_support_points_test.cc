@@ -53,6 +53,19 @@ namespace
     return largest;
   }
 
+  // How many cells CellSupportPoints places from their vertices.
+  template <int dim>
+  std::size_t cells_from_vertices(const Triangulation<dim>    &tria,
+                                  const Mapping<dim>          &mapping,
+                                  const std::vector<Point<1>> &nodes_1d)
+  {
+    GPU::internal::CellSupportPoints<dim> support(mapping, nodes_1d);
+    std::vector<double>                   x(support.size() * dim);
+    for (const auto &cell : tria.active_cell_iterators())
+      support.get(cell, x.data());
+    return support.n_cells_from_vertices();
+  }
+
   template <int dim>
   void check_ball()
   {
@@ -120,23 +133,17 @@ TEST(CellSupportPoints, FlatCellsFromTheirVertices)
   Triangulation<3> tria;
   GridGenerator::hyper_ball(tria);
   tria.refine_global(2);
-  const MappingQ<3>                   mapping(2);
-  GPU::internal::CellSupportPoints<3> support(mapping,
-                                              QGauss<1>(4).get_points());
-  std::vector<double>                 x(support.size() * 3);
-  unsigned int                        n_at_boundary = 0;
+  const MappingQ<3> mapping(2);
+  const auto        nodes         = QGauss<1>(4).get_points();
+  const std::size_t from_vertices = cells_from_vertices(tria, mapping, nodes);
+  unsigned int      n_at_boundary = 0;
   for (const auto &cell : tria.active_cell_iterators())
-  {
-    support.get(cell, x.data());
     n_at_boundary += cell->at_boundary() ? 1 : 0;
-  }
   // A cell touching the boundary at an edge or vertex only also takes the
   // manifold's path (its lines are on the sphere).
-  EXPECT_GT(support.n_cells_from_vertices(), 0u);
-  EXPECT_LE(support.n_cells_from_vertices(),
-            tria.n_active_cells() - n_at_boundary);
-  EXPECT_LT(largest_difference(tria, mapping, QGauss<1>(4).get_points()),
-            1e-14);
+  EXPECT_GT(from_vertices, 0u);
+  EXPECT_LE(from_vertices, tria.n_active_cells() - n_at_boundary);
+  EXPECT_LT(largest_difference(tria, mapping, nodes), 1e-14);
 }
 
 // One inner line on a curved manifold: the four cells around it take the
@@ -153,14 +160,10 @@ TEST(CellSupportPoints, ACurvedLineTakesTheManifold)
   tria.set_manifold(5, SphericalManifold<3>(Point<3>(3, 0.5, 0.25)));
   for (const unsigned int p : {1u, 2u, 3u})
   {
-    const MappingQ<3>                   mapping(p);
-    const auto                          nodes = QGauss<1>(p + 1).get_points();
-    GPU::internal::CellSupportPoints<3> support(mapping, nodes);
-    std::vector<double>                 x(support.size() * 3);
-    for (const auto &cell : tria.active_cell_iterators())
-      support.get(cell, x.data());
+    const MappingQ<3> mapping(p);
+    const auto        nodes = QGauss<1>(p + 1).get_points();
     // MappingQ(1) places only the vertices, whatever the manifolds.
-    EXPECT_EQ(support.n_cells_from_vertices(), p == 1 ? 8u : 4u);
+    EXPECT_EQ(cells_from_vertices(tria, mapping, nodes), p == 1 ? 8u : 4u);
     EXPECT_LT(largest_difference(tria, mapping, nodes), 1e-14);
   }
   // The curved line moved the points of MappingQ(2) away from the
