@@ -137,7 +137,8 @@ namespace dealii
           data.fe_degree,
           data.n_q_points_1d,
           data.n_components,
-          data.jacobians_from_points != 0);
+          data.jacobians_from_points != 0,
+          internal::functor_computes_diagonal<Functor>::value);
       const MatrixFreeData<dim, Number> d = data;
       const Number                     *s = src.get_values();
       Number                           *t = dst.get_values();

@@ -186,6 +186,119 @@ namespace dealii
         resolve_hanging_nodes<false>();
       }
 
+      /**
+       * The diagonal of this cell's matrix of a linear operation at the
+       * points, f(*this, q) as in apply_for_each_quad_point(), into the
+       * local results (then distribute_local_results()); the flags say
+       * what f reads and submits. A team with a thread per point on a cell
+       * without hanging nodes probes f with one input at all points at
+       * once (a value or one reference derivative: 1 + dim calls of f a
+       * component), then contracts each output with the products of the 1D
+       * shape functions and their derivatives by sum factorization:
+       * O(k^4) work a probe, where unit vectors through evaluate() and
+       * integrate() cost O(k^4) a cell DoF. One thread per cell and
+       * hanging cells take the unit vectors. Needs the cell loop's
+       * diagonal scratch (internal::functor_computes_diagonal).
+       */
+      template <typename F>
+      DEAL_II_GPU_HOST_DEVICE void
+      compute_diagonal(const F   &f,
+                       const bool evaluate_values,
+                       const bool evaluate_gradients,
+                       const bool integrate_values,
+                       const bool integrate_gradients)
+      {
+        const bool hanging = data.hanging_masks != nullptr &&
+                             (data.hanging_masks[cell] &
+                              internal::HangingNodes::constraint_bits) != 0;
+        if (team.is_serial<may_run_serially>() || hanging)
+        {
+          for (unsigned int i = 0; i < dofs_per_cell; ++i)
+          {
+            set_unit_dof_values(i);
+            evaluate(evaluate_values, evaluate_gradients);
+            apply_for_each_quad_point(f);
+            integrate(integrate_values, integrate_gradients);
+            store_local_result(i);
+          }
+          return;
+        }
+        constexpr unsigned int nq = n_q_points_1d, nd = n_dofs_1d;
+        constexpr unsigned int n_1d = nq * nd;
+        // [kind * n_1d + q * nd + i]: S S, S G and G G at (q, i), with S the
+        // shape functions and G = D S their derivatives (D: collocation).
+        Number *products = point_coordinates() +
+                           (data.jacobians_from_points ? dim * n_q_points : 0);
+        const Number *sh = shape, *co = collocation;
+        const auto    tabulate = [&](const unsigned int j)
+        {
+          const unsigned int q = j / nd, i = j % nd;
+          Number             d = 0;
+          for (unsigned int m = 0; m < nq; ++m)
+            d += co[q * nq + m] * sh[m * nd + i];
+          products[j]            = sh[j] * sh[j];
+          products[n_1d + j]     = sh[j] * d;
+          products[2 * n_1d + j] = d * d;
+        };
+        team.for_each<may_run_serially>(n_1d, tabulate);
+        Number *r = local_results;
+        team.for_each<may_run_serially>(dofs_per_cell,
+                                        [&](unsigned int i) { r[i] = 0; });
+        team.barrier<may_run_serially>();
+        Number *v = values, *g = gradients;
+        for (unsigned int c = 0; c < n_components; ++c)
+          for (unsigned int b = 0; b <= dim; ++b)
+          {
+            if (b == 0 ? !evaluate_values : !evaluate_gradients)
+              continue;
+            // Input b of component c is 1 at every point, all others 0.
+            team.for_each<may_run_serially>(
+                n_components * n_q_points,
+                [&](unsigned int j) {
+                  v[j] = b == 0 && j / n_q_points == c ? Number(1) : Number();
+                });
+            team.for_each<may_run_serially>(
+                n_components * dim * n_q_points,
+                [&](unsigned int j) {
+                  g[j] = b > 0 && j / n_q_points == c * dim + b - 1 ? Number(1)
+                                                                    : Number();
+                });
+            team.barrier<may_run_serially>();
+            apply_for_each_quad_point(f);
+            // Output a at q is entry (a, b) of the point's linearization;
+            // the diagonal takes it times the products of the 1D factors of
+            // inputs a and b in each direction.
+            for (unsigned int a = 0; a <= dim; ++a)
+            {
+              if (a == 0 ? !integrate_values : !integrate_gradients)
+                continue;
+              const Number *m      = a == 0 ? v + c * n_q_points
+                                            : g + (c * dim + a - 1) * n_q_points;
+              const auto    factor = [&](const unsigned int e) {
+                return products +
+                       ((a == e + 1 ? 1 : 0) + (b == e + 1 ? 1 : 0)) * n_1d;
+              };
+              Number *out = r + c * n_dofs_per_component;
+              if constexpr (dim == 2)
+              {
+                internal::contract<0, true, false, may_run_serially>(
+                    team, factor(0), nd, nq, m, buffer0, nd, nq, 1);
+                internal::contract<1, true, true, may_run_serially>(
+                    team, factor(1), nd, nq, buffer0, out, nd, nd, 1);
+              }
+              else
+              {
+                internal::contract<0, true, false, may_run_serially>(
+                    team, factor(0), nd, nq, m, buffer0, nd, nq, nq);
+                internal::contract<1, true, false, may_run_serially>(
+                    team, factor(1), nd, nq, buffer0, buffer1, nd, nd, nq);
+                internal::contract<2, true, true, may_run_serially>(
+                    team, factor(2), nd, nq, buffer1, out, nd, nd, nd);
+              }
+            }
+          }
+      }
+
       /** Keep the integrated DoF value i in the cell's local results. */
       DEAL_II_GPU_HOST_DEVICE void store_local_result(const unsigned int i)
       {

@@ -606,6 +606,20 @@ namespace dealii
       {
       };
 
+      // Functor::computes_diagonal (FEEvaluation::compute_diagonal()'s
+      // scratch), false where the functor does not say.
+      template <typename Functor, typename = void>
+      struct functor_computes_diagonal : std::false_type
+      {
+      };
+      template <typename Functor>
+      struct functor_computes_diagonal<
+          Functor,
+          std::void_t<decltype(Functor::computes_diagonal)>>
+          : std::bool_constant<Functor::computes_diagonal>
+      {
+      };
+
       // Team shape and scratch size of the cell kernel (see FEEvaluation).
       template <int dim>
       constexpr unsigned int team_extent(const unsigned int n_q_points_1d)

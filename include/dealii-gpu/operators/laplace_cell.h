@@ -278,9 +278,10 @@ namespace dealii
               int n_q_1d = degree + 1>
     struct LaplaceDiagonalCell
     {
-      static constexpr unsigned int fe_degree     = degree;
-      static constexpr unsigned int n_q_points_1d = n_q_1d;
-      static constexpr unsigned int n_components  = n_comp;
+      static constexpr unsigned int fe_degree         = degree;
+      static constexpr unsigned int n_q_points_1d     = n_q_1d;
+      static constexpr unsigned int n_components      = n_comp;
+      static constexpr bool         computes_diagonal = true;
 
       LaplaceCoefficients<Number> coefficients;
 
@@ -291,20 +292,15 @@ namespace dealii
                  const Number *,
                  Number *dst) const
       {
-        using FEEval = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
-        FEEval     phi(team, cell, data);
+        FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
         const bool reaction                 = coefficients.has_reaction();
         const LaplaceCoefficients<Number> k = coefficients;
-        for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
-        {
-          phi.set_unit_dof_values(i);
-          phi.evaluate(reaction, true);
-          phi.apply_for_each_quad_point(
-              [&](auto &p, const unsigned int q)
-              { laplace_quadrature_operation(k, p, q); });
-          phi.integrate(reaction, true);
-          phi.store_local_result(i);
-        }
+        phi.compute_diagonal([&](auto &p, const unsigned int q)
+                             { laplace_quadrature_operation(k, p, q); },
+                             reaction,
+                             true,
+                             reaction,
+                             true);
         phi.distribute_local_results(dst);
       }
     };

@@ -154,7 +154,7 @@ namespace dealii
     };
 
     /** dst += the diagonal of the cell matrices of a quadrature operation
-     *  (unit vectors through the same evaluation; src is not read). */
+     *  (FEEvaluation::compute_diagonal(); src is not read). */
     template <int dim,
               int degree,
               int n_q_1d,
@@ -163,9 +163,10 @@ namespace dealii
               typename Operation>
     struct QuadratureOperationDiagonalCell
     {
-      static constexpr unsigned int fe_degree     = degree;
-      static constexpr unsigned int n_q_points_1d = n_q_1d;
-      static constexpr unsigned int n_components  = n_comp;
+      static constexpr unsigned int fe_degree         = degree;
+      static constexpr unsigned int n_q_points_1d     = n_q_1d;
+      static constexpr unsigned int n_components      = n_comp;
+      static constexpr bool         computes_diagonal = true;
       // Whether the operation reads geometry (MatrixFree::release_geometry()).
       static constexpr bool uses_geometry =
           internal::functor_uses_geometry<Operation>::value;
@@ -179,22 +180,15 @@ namespace dealii
                  const Number *,
                  Number *dst) const
       {
-        using FEEval        = FEEvaluation<dim, degree, n_q_1d, n_comp, Number>;
-        constexpr auto eval = Operation::evaluation_flags;
+        constexpr auto eval  = Operation::evaluation_flags;
         constexpr auto integ = internal::integration_flags_of<Operation>::value;
-        FEEval         phi(team, cell, data);
-        const Operation op = operation;
-        for (unsigned int i = 0; i < FEEval::dofs_per_cell; ++i)
-        {
-          phi.set_unit_dof_values(i);
-          phi.evaluate(internal::has_values(eval),
-                       internal::has_gradients(eval));
-          phi.apply_for_each_quad_point([&](auto &p, const unsigned int q)
-                                        { op(p, q); });
-          phi.integrate(internal::has_values(integ),
-                        internal::has_gradients(integ));
-          phi.store_local_result(i);
-        }
+        FEEvaluation<dim, degree, n_q_1d, n_comp, Number> phi(team, cell, data);
+        const Operation                                   op = operation;
+        phi.compute_diagonal([&](auto &p, const unsigned int q) { op(p, q); },
+                             internal::has_values(eval),
+                             internal::has_gradients(eval),
+                             internal::has_values(integ),
+                             internal::has_gradients(integ));
         phi.distribute_local_results(dst);
       }
     };
