@@ -1,3 +1,4 @@
+#include <dealii-gpu/dofs/level_dof_index_cache.h>
 #include <dealii-gpu/matrix_free/dof_info.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
@@ -67,16 +68,27 @@ namespace dealii
           for (unsigned int i = 0; i < n_lex; ++i)
             system_index[comp * n_lex + i] =
                 fe.component_to_system_index(comp, lexicographic[i]);
-        const auto lexicographic_indices = [&](const CellIterator &cell)
+        // Into out; hierarchic is scratch (no allocation a cell: at 1e7
+        // cells the allocations took about as long as deal.II's cached
+        // indices).
+        const auto fill_lexicographic =
+            [&](const CellIterator                   &cell,
+                std::vector<types::global_dof_index> &hierarchic,
+                types::global_dof_index              *out)
         {
-          std::vector<types::global_dof_index> hierarchic(dofs_per_cell),
-              result(dofs_per_cell);
+          hierarchic.resize(dofs_per_cell);
           if (on_level)
             cell->get_mg_dof_indices(hierarchic);
           else
             cell->get_active_or_mg_dof_indices(hierarchic);
           for (unsigned int i = 0; i < dofs_per_cell; ++i)
-            result[i] = hierarchic[system_index[i]];
+            out[i] = hierarchic[system_index[i]];
+        };
+        const auto lexicographic_indices = [&](const CellIterator &cell)
+        {
+          std::vector<types::global_dof_index> hierarchic,
+              result(dofs_per_cell);
+          fill_lexicographic(cell, hierarchic, result.data());
           return result;
         };
 
@@ -99,6 +111,18 @@ namespace dealii
         }
         owned = on_level ? dof_handler.locally_owned_mg_dofs(mg_level)
                          : dof_handler.locally_owned_dofs();
+        // deal.II gives each rank one range of DoFs: then ownership is a
+        // comparison, not IndexSet's search.
+        const bool                    one_range = owned.n_intervals() <= 1;
+        const types::global_dof_index first_owned =
+            owned.n_elements() > 0 ? owned.nth_index_in_set(0) : 0;
+        const types::global_dof_index end_owned =
+            first_owned + owned.n_elements();
+        const auto is_owned = [&](const types::global_dof_index g)
+        {
+          return one_range ? (g >= first_owned && g < end_owned)
+                           : owned.is_element(g);
+        };
         // Per chunk of cells, the DoFs of other ranks its cells touch: their
         // own and, on hanging faces and edges, the coarse ones.
         constexpr std::size_t                             grain = 512;
@@ -109,18 +133,20 @@ namespace dealii
             grain,
             [&](const std::size_t begin, const std::size_t end)
             {
-              std::vector<types::global_dof_index> fine, substituted;
+              std::vector<types::global_dof_index> fine, substituted,
+                  hierarchic;
               auto      &ghosts = ghosts_of_chunk[begin / grain];
               const auto add_ghosts =
-                  [&](const std::vector<types::global_dof_index> &indices)
+                  [&](const types::global_dof_index *g, const std::size_t n)
               {
-                for (const auto g : indices)
-                  if (!owned.is_element(g))
-                    ghosts.push_back(g);
+                for (std::size_t i = 0; i < n; ++i)
+                  if (!is_owned(g[i]))
+                    ghosts.push_back(g[i]);
               };
               for (std::size_t c = begin; c < end; ++c)
               {
-                unsigned int mask = 0;
+                types::global_dof_index *out = global.get() + c * dofs_per_cell;
+                unsigned int             mask = 0;
                 if (hanging)
                   mask = hanging->substitute(
                       cells[c], lexicographic_indices, fine, substituted);
@@ -128,15 +154,13 @@ namespace dealii
                 {
                   hanging->check_constraints(
                       mask, fine, substituted, constraints);
-                  add_ghosts(fine);
+                  add_ghosts(fine.data(), fine.size());
                   masks[c] = mask;
+                  std::copy(substituted.begin(), substituted.end(), out);
                 }
                 else
-                  substituted = lexicographic_indices(cells[c]);
-                add_ghosts(substituted);
-                std::copy(substituted.begin(),
-                          substituted.end(),
-                          global.get() + c * dofs_per_cell);
+                  fill_lexicographic(cells[c], hierarchic, out);
+                add_ghosts(out, dofs_per_cell);
               }
             });
         n_hanging_cells =
@@ -213,6 +237,10 @@ namespace dealii
                   indices[k] = local;
                 }
             });
+        // A multigrid set-up's transfer reads a level's indices from here.
+        if (on_level)
+          LevelDoFIndexCache<dim>::keep(
+              dof_handler, mg_level, cells, dofs_per_cell, std::move(global));
         global.reset();
         timer.stop();
       }
