@@ -2,6 +2,7 @@
 // between the global and the level vectors and the partitioners, from
 // deal.II's level DoFs on the host threads, then uploaded.
 #include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/dofs/level_dof_index_cache.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 
@@ -341,6 +342,18 @@ namespace dealii
           }
           lattice_position[child * nc + i] = p;
         }
+      // What the level operators' DoFInfo kept of each level (a multigrid
+      // set-up's LevelDoFIndexCache::Scope), else nullptr.
+      std::vector<const typename internal::LevelDoFIndexCache<dim>::Level *>
+          level_cache(tria.n_levels());
+      for (unsigned int l = 0; l < tria.n_levels(); ++l)
+      {
+        level_cache[l] =
+            internal::LevelDoFIndexCache<dim>::find(dof_handler, l);
+        if (level_cache[l] != nullptr &&
+            level_cache[l]->dofs_per_cell != dofs_per_cell)
+          level_cache[l] = nullptr;
+      }
       // The level DoFs of @p cell by (component, lexicographic point), in
       // @p result; @p indices is scratch.
       const auto lexicographic_level_indices =
@@ -348,6 +361,13 @@ namespace dealii
               std::vector<types::global_dof_index> &indices,
               types::global_dof_index              *result)
       {
+        const auto *kept = level_cache[cell->level()];
+        if (const types::global_dof_index *cached =
+                kept != nullptr ? kept->find(cell) : nullptr)
+        {
+          std::copy(cached, cached + dofs_per_cell, result);
+          return;
+        }
         cell->get_mg_dof_indices(indices);
         for (unsigned int j = 0; j < dofs_per_cell; ++j)
           result[j] = indices[system_index[j]];

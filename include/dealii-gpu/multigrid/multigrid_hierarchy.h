@@ -7,6 +7,7 @@
 #define dealii_gpu_multigrid_multigrid_hierarchy_h
 
 #include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/dofs/level_dof_index_cache.h>
 #include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 #include <dealii-gpu/multigrid/mg_level_operators.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
@@ -183,6 +184,10 @@ namespace dealii
           bool has_refinement_edge = false;
           std::vector<std::shared_ptr<const Utilities::MPI::Partitioner>>
               partitioners(n_levels);
+          // The level operators' level DoF indices, for the transfer.
+          auto keep_level_indices =
+              std::make_unique<typename LevelDoFIndexCache<dim>::Scope>(
+                  dof_handler);
           for (unsigned int level = 0; level < n_levels; ++level)
           {
             setup_timer.start("level constraints");
@@ -218,6 +223,7 @@ namespace dealii
           setup_timer.start("transfer");
           transfer.initialize_constraints(mg_constrained_dofs);
           transfer.build(dof_handler, partitioners);
+          keep_level_indices.reset();
           setup_timer.stop();
 
           setup_timer.start("smoothers");
