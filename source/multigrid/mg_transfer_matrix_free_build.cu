@@ -453,6 +453,11 @@ namespace dealii
             needed[l - 1]);
       }
 
+      // The lattices hold what the rest needs of the kept level indices:
+      // free them before the next steps allocate.
+      internal::LevelDoFIndexCache<dim>::release(dof_handler);
+      level_cache.clear();
+
       setup_timer.start("partitioners");
       level_partitioners.resize(n_levels);
       transfer_partitioners.resize(n_levels);

@@ -1,7 +1,8 @@
 // LevelDoFIndexCache: while a scope is open, DoFInfo keeps each level's
 // indices, equal to deal.II's get_mg_dof_indices() in lexicographic order
 // for every owned level cell, for FE_Q(2) and FESystem(FE_Q(1), 2); nothing
-// is kept without a scope, for another DoFHandler, or after the scope.
+// is kept without a scope, for another DoFHandler, after release() or
+// after the scope.
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/dofs/level_dof_index_cache.h>
 #include <dealii-gpu/matrix_free/dof_info.h>
@@ -82,6 +83,9 @@ namespace
         }
         EXPECT_EQ(n_checked, tria.n_cells(l));
       }
+      Cache::release(dof_handler);
+      EXPECT_EQ(Cache::find(dof_handler, 0), nullptr);
+      EXPECT_TRUE(Cache::collecting(dof_handler));
     }
     EXPECT_FALSE(Cache::collecting(dof_handler));
     EXPECT_EQ(Cache::find(dof_handler, 0), nullptr);

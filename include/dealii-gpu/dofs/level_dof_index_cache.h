@@ -102,6 +102,15 @@ namespace dealii
           it->second[level] = std::move(kept);
         }
 
+        /** Drop what is kept for @p dof_handler (its last reader is done);
+         *  the scope stays open. */
+        static void release(const DoFHandler<dim> &dof_handler)
+        {
+          const auto it = registry().find(&dof_handler);
+          if (it != registry().end())
+            it->second.clear();
+        }
+
         /** What is kept for @p level of @p dof_handler, or nullptr. */
         static const Level *find(const DoFHandler<dim> &dof_handler,
                                  const unsigned int     level)

@@ -211,7 +211,10 @@ namespace dealii
         const bool hanging = data.hanging_masks != nullptr &&
                              (data.hanging_masks[cell] &
                               internal::HangingNodes::constraint_bits) != 0;
-        if (team.is_serial<may_run_serially>() || hanging)
+        // Both branches hold barriers: decided for the barrier's scope (a
+        // warp holds several small cells).
+        if (team.is_serial<may_run_serially>() ||
+            team.barrier_or<may_run_serially>(hanging))
         {
           for (unsigned int i = 0; i < dofs_per_cell; ++i)
           {
