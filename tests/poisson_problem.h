@@ -413,7 +413,7 @@ namespace Poisson
                result.setup_operator =
                    Utilities::MPI::max(timer.wall_time(), comm);
                preconditioner.initialize(
-                   mapping, dof_handler, {0}, operation, mg_data);
+                   system, mapping, dof_handler, {0}, operation, mg_data);
              });
     }
     return result;

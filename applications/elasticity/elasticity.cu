@@ -209,7 +209,7 @@ namespace Elasticity
     GPU::MatrixFreeMultigrid<dim, degree, dim, Operation, backend> multigrid;
     if (param.preconditioner == "multigrid")
       multigrid.initialize(
-          mapping, dof_handler, {0}, op.get_operation(), param.multigrid);
+          op, mapping, dof_handler, {0}, op.get_operation(), param.multigrid);
     else
     {
       typename Chebyshev::AdditionalData data;

@@ -141,7 +141,7 @@ namespace Helmholtz
     GPU::MatrixFreeMultigrid<dim, degree, 1, Operation, backend> multigrid;
     if (multigrid_wanted)
       multigrid.initialize(
-          mapping, dof_handler, {0}, operation, param.multigrid);
+          op, mapping, dof_handler, {0}, operation, param.multigrid);
     else
       op.compute_inverse_diagonal(jacobi.get_vector());
     GPU::Device::synchronize();

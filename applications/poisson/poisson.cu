@@ -300,7 +300,7 @@ namespace PoissonApplication
       system.reinit(mapping, dof_handler, constraints, Operation());
       GPU::MatrixFreeMultigrid<dim, degree, 1, Operation, backend> multigrid;
       multigrid.initialize(
-          mapping, dof_handler, {0}, Operation(), param.multigrid);
+          system, mapping, dof_handler, {0}, Operation(), param.multigrid);
       using VectorType = typename decltype(system)::VectorType;
       VectorType u, f;
       system.initialize_dof_vector(u);

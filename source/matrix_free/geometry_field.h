@@ -1,10 +1,12 @@
 // GeometryStorage::field on the host threads: the mapped positions of the
-// support points of the DoFs of the first component, one node each.
+// support points of the DoFs of the first component, one node each, or a
+// level's gather list from the active cells' field.
 #ifndef dealii_gpu_source_matrix_free_geometry_field_h
 #define dealii_gpu_source_matrix_free_geometry_field_h
 
 #include <dealii-gpu/base/setup_timer.h>
 #include <dealii-gpu/matrix_free/dof_info.h>
+#include <dealii-gpu/matrix_free/mapping_info.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
 #include <deal.II/fe/fe_q.h>
@@ -265,6 +267,119 @@ namespace dealii
                     }
                 }
             });
+      }
+
+      /**
+       * A level's field from the active cells' one (see
+       * GeometryFieldSource): for each local level index, the local index
+       * in @p source's field that holds its position (invalid where no cell
+       * has it), and the cells' centers where Number takes them (the mean
+       * of the vertices: any point of the cell serves as the origin of the
+       * float offsets). false, with nothing computed, where the field's
+       * nodes are not the level's DoFs, a cell is not active, or an active
+       * DoF is not in the source's vector layout (the source was built for
+       * another state of the DoFHandler): the caller builds the field.
+       */
+      template <int dim, typename Number>
+      bool
+      gather_geometry_field_indices(const GeometryFieldSource<dim>  &source,
+                                    const DoFInfo<dim>              &dof_info,
+                                    const std::vector<unsigned int> &order,
+                                    std::unique_ptr<unsigned int[]> &source_of,
+                                    std::vector<Number>             &centers)
+      {
+        const auto        &cells   = dof_info.cells;
+        const unsigned int n_cells = order.size();
+        if (source.field == nullptr || !dof_info.on_level || n_cells == 0 ||
+            dof_info.n_components != 1 || dof_info.n_hanging_cells > 0 ||
+            source.degree != dof_info.degree ||
+            &cells[0]->get_dof_handler() != source.dof_handler ||
+            source.partitioner->size() != source.dof_handler->n_dofs())
+          return false;
+        std::atomic<bool> usable(true);
+        parallel_for_chunks(n_cells,
+                            1u << 14,
+                            [&](const std::size_t begin, const std::size_t end)
+                            {
+                              for (std::size_t c = begin; c < end; ++c)
+                                if (!cells[order[c]]->is_active())
+                                {
+                                  usable.store(false);
+                                  return;
+                                }
+                            });
+        if (!usable.load())
+          return false;
+
+        constexpr unsigned int none = numbers::invalid_unsigned_int;
+        const auto            &from = *source.partitioner;
+        const unsigned int     n    = dof_info.dofs_per_cell;
+        const unsigned int     n_local =
+            dof_info.partitioner->locally_owned_size() +
+            dof_info.partitioner->n_ghost_indices();
+        constexpr bool with_centers = points_relative_to_cell_centers<Number>();
+        centers.resize(with_centers ? std::size_t(n_cells) * dim : 0);
+        // Cells sharing a DoF write the same entry: atomics, relaxed.
+        const std::unique_ptr<std::atomic<unsigned int>[]> of(
+            new std::atomic<unsigned int>[n_local]);
+        const auto for_locals = [&](const auto &f)
+        { parallel_for_chunks(n_local, 1u << 16, f); };
+        for_locals(
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t l = begin; l < end; ++l)
+                of[l].store(none, std::memory_order_relaxed);
+            });
+        parallel_for_chunks(
+            n_cells,
+            cell_grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::vector<types::global_dof_index> indices(n);
+              for (std::size_t c = begin; c < end && usable.load(); ++c)
+              {
+                const auto &cell = cells[order[c]];
+                cell->get_dof_indices(indices);
+                for (unsigned int i = 0; i < n; ++i)
+                {
+                  const types::global_dof_index g =
+                      indices[dof_info.lexicographic[i]];
+                  if (!from.in_local_range(g) && !from.is_ghost_entry(g))
+                  {
+                    usable.store(false);
+                    return;
+                  }
+                  const unsigned int l =
+                      dof_info.indices[std::size_t(order[c]) * n + i] &
+                      ~constrained_dof_flag;
+                  of[l].store(from.global_to_local(g),
+                              std::memory_order_relaxed);
+                }
+                if constexpr (with_centers)
+                {
+                  Point<dim> center;
+                  for (const unsigned int v :
+                       GeometryInfo<dim>::vertex_indices())
+                    center += cell->vertex(v);
+                  for (unsigned int d = 0; d < dim; ++d)
+                    centers[c * dim + d] = Number(
+                        center[d] / GeometryInfo<dim>::vertices_per_cell);
+                }
+              }
+            });
+        if (!usable.load())
+        {
+          centers.clear();
+          return false;
+        }
+        source_of.reset(new unsigned int[n_local]);
+        for_locals(
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t l = begin; l < end; ++l)
+                source_of[l] = of[l].load(std::memory_order_relaxed);
+            });
+        return true;
       }
     } // namespace internal
   }   // namespace GPU

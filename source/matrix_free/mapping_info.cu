@@ -231,6 +231,25 @@ namespace dealii
           }
           return true;
         }
+        // field[l dim + d] = from[source_of[l] dim + d]; 0 where no cell
+        // has l.
+        template <int dim>
+        void gather_field(const double       *from,
+                          const unsigned int *source_of,
+                          const std::size_t   n_local,
+                          double             *field)
+        {
+          parallel_for("MappingInfo::gather_field",
+                       n_local,
+                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t l)
+                       {
+                         constexpr unsigned int none = ~0u;
+                         const unsigned int     s    = source_of[l];
+                         for (unsigned int d = 0; d < dim; ++d)
+                           field[l * dim + d] =
+                               s == none ? 0. : from[std::size_t(s) * dim + d];
+                       });
+        }
       } // namespace
 
       template <int dim, typename Number>
@@ -241,7 +260,8 @@ namespace dealii
                                        const Quadrature<1>  &quadrature,
                                        const GeometryStorage storage,
                                        const bool            store_points,
-                                       SetupTimer           &timer)
+                                       SetupTimer           &timer,
+                                       const GeometryFieldSource<dim> &source)
       {
         timer.start("geometry");
         clear();
@@ -299,6 +319,39 @@ namespace dealii
         // With the field: its nodes' positions, from which
         // for_each_points_chunk() interpolates the quadrature points where
         // they are asked for (no second pass of the mapping).
+        const bool nodes_are_dofs =
+            dof_info.n_components == 1 && dof_info.n_hanging_cells == 0;
+        if (from_field && !store_points &&
+            CellSupportPoints<dim>::continuous(mapping) &&
+            source.mapping == &mapping)
+        {
+          // A level of active cells: the active cells' field holds its
+          // positions (deal.II's MappingQ places a point the same from any
+          // cell), renumbered on the device.
+          timer.start("geometry field from the active cells");
+          std::unique_ptr<unsigned int[]> source_of;
+          std::vector<Number>             host_centers;
+          if (gather_geometry_field_indices(
+                  source, dof_info, order, source_of, host_centers))
+          {
+            const std::size_t n_local =
+                dof_info.partitioner->locally_owned_size() +
+                dof_info.partitioner->n_ghost_indices();
+            Array<unsigned int> indices;
+            indices.resize(n_local);
+            Memory::copy_to_backend(indices.backend(),
+                                    indices.data(),
+                                    source_of.get(),
+                                    n_local * sizeof(unsigned int));
+            source_of.reset();
+            geometry_field.resize(n_local * dim);
+            gather_field<dim>(
+                source.field, indices.data(), n_local, geometry_field.data());
+            cell_centers.copy_from(host_centers);
+            timer.stop();
+            return;
+          }
+        }
         if (from_field)
         {
           timer.start("geometry field");
@@ -311,8 +364,7 @@ namespace dealii
           build_geometry_field(mapping,
                                dof_info,
                                order,
-                               dof_info.n_components == 1 &&
-                                   dof_info.n_hanging_cells == 0,
+                               nodes_are_dofs,
                                store_points,
                                host_field,
                                field_size,
@@ -327,6 +379,12 @@ namespace dealii
                                     field_size * sizeof(double));
           geometry_indices.copy_from(host_nodes);
           cell_centers.copy_from(host_centers);
+          if (nodes_are_dofs && !dof_info.on_level && n_cells > 0)
+            source_of_levels = {&dof_info.cells[0]->get_dof_handler(),
+                                &mapping,
+                                degree,
+                                nullptr,
+                                dof_info.partitioner};
           if (store_points && n_cells > 0)
           {
             field_nodes_1d               = degree + 1;
@@ -499,9 +557,19 @@ namespace dealii
       }
 
       template <int dim, typename Number>
+      GeometryFieldSource<dim> MappingInfo<dim, Number>::field_source() const
+      {
+        GeometryFieldSource<dim> source = source_of_levels;
+        if (source.partitioner != nullptr && geometry_field.size() > 0)
+          source.field = geometry_field.data();
+        return source;
+      }
+
+      template <int dim, typename Number>
       void MappingInfo<dim, Number>::clear()
       {
-        affine_cells = false;
+        source_of_levels = {};
+        affine_cells     = false;
         inverse_jacobian.clear();
         JxW.clear();
         quadrature_points.clear();

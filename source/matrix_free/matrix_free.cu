@@ -337,7 +337,8 @@ namespace dealii
                          update_quadrature_points) != 0 &&
                             (geometry_storage != GeometryStorage::field ||
                              additional_data.keep_points_for_coefficients),
-                        setup_timer);
+                        setup_timer,
+                        additional_data.geometry_source);
       }
       catch (const ExcNotSupportedByMatrixFree &)
       {
@@ -505,6 +506,13 @@ namespace dealii
     const SetupTimer &MatrixFree<dim, Number>::get_setup_timer() const
     {
       return setup_timer;
+    }
+
+    template <int dim, typename Number>
+    internal::GeometryFieldSource<dim>
+    MatrixFree<dim, Number>::get_geometry_field_source() const
+    {
+      return geometry.field_source();
     }
 
     template <int dim, typename Number>

@@ -95,6 +95,17 @@ namespace dealii
 
       const unsigned int n_levels = tria.n_global_levels();
       refinement_edge_indices.resize(n_levels);
+      // A level cell meets a coarser one only where a coarser cell is
+      // active. Where every active cell this rank knows (owned, ghost,
+      // artificial) is on its finest level, as on uniformly refined
+      // meshes, no level has a refinement edge here: no pass over the cells.
+      if (tria.n_levels() > 0 &&
+          tria.n_active_cells() == tria.n_active_cells(tria.n_levels() - 1))
+      {
+        for (unsigned int level = 0; level < n_levels; ++level)
+          refinement_edge_indices[level] = IndexSet(dof_handler.n_dofs(level));
+        return;
+      }
       for (unsigned int level = 0; level < n_levels; ++level)
         refinement_edge_indices[level] = collect_on_level(
             dof_handler,

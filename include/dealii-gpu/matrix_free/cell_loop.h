@@ -92,11 +92,14 @@ namespace dealii
       // reinit() allows it for (scalar 3D cells, few points; there, only
       // the kernels with the Jacobians from the points).
       // Functors without geometry need stored Jacobians (the merged tensor),
-      // so they never run one thread per cell.
+      // so they never run one thread per cell. Nor do functors that compute
+      // a diagonal: a thread alone would take unit vectors, one cell
+      // application per DoF, where a team per cell sums factors once.
       template <int dim, typename Functor>
       constexpr bool thread_per_cell_compiled()
       {
         return functor_uses_geometry<Functor>::value &&
+               !functor_computes_diagonal<Functor>::value &&
                thread_per_cell_compiled<dim>(Functor::n_components,
                                              Functor::n_q_points_1d);
       }
@@ -186,6 +189,24 @@ namespace dealii
                                                            t);
             return;
           }
+        }
+        // Data laid out for one thread per cell (no hanging nodes, the
+        // Jacobians from the points) run a diagonal functor a team per
+        // cell, as they run their structured cells.
+        if (per_cell && internal::functor_computes_diagonal<Functor>::value)
+        {
+          Assert(points && !hanging, ExcInternalError());
+          internal::run_cells<false, true, false, false>(
+              functor,
+              d,
+              begin,
+              end,
+              shape,
+              scratch,
+              structured_cells_per_block,
+              s,
+              t);
+          return;
         }
         // reinit() allows one thread per cell only where it is compiled,
         // except for functors without geometry.

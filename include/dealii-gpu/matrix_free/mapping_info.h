@@ -8,8 +8,10 @@
 #include <dealii-gpu/matrix_free/dof_info.h>
 #include <dealii-gpu/matrix_free/geometry_storage.h>
 
+#include <deal.II/base/partitioner.h>
 #include <deal.II/base/point.h>
 #include <deal.II/base/quadrature.h>
+#include <deal.II/dofs/dof_handler.h>
 #include <deal.II/fe/mapping.h>
 
 #include <functional>
@@ -22,6 +24,25 @@ namespace dealii
   {
     namespace internal
     {
+      /**
+       * The mapping field (GeometryStorage::field) of a GPU::MatrixFree on
+       * the active cells, numbered by its local DoF indices: a multigrid
+       * level whose cells are all active (the finest level) holds the same
+       * positions at its own level DoFs and gathers them from here on the
+       * device instead of asking the mapping again. field is nullptr where
+       * the data hold no such field.
+       */
+      template <int dim>
+      struct GeometryFieldSource
+      {
+        const DoFHandler<dim> *dof_handler = nullptr;
+        const Mapping<dim>    *mapping     = nullptr;
+        unsigned int           degree      = 0;
+        /** Device array, dim numbers per local index of partitioner. */
+        const double                                      *field = nullptr;
+        std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
+      };
+
       /**
        * The cells' geometry on the device, in the layouts of
        * MatrixFreeData, for the cells of a DoFInfo in the order @p order.
@@ -46,14 +67,20 @@ namespace dealii
       {
       public:
         /** @p store_points keeps the quadrature points (for coefficients,
-         *  points_at()) whatever the storage. */
+         *  points_at()) whatever the storage. A level's field is gathered
+         *  from @p source where it applies (see GeometryFieldSource). */
         void reinit(const Mapping<dim>              &mapping,
                     const DoFInfo<dim>              &dof_info,
                     const std::vector<unsigned int> &order,
                     const Quadrature<1>             &quadrature,
                     const GeometryStorage            storage,
                     const bool                       store_points,
-                    SetupTimer                      &timer);
+                    SetupTimer                      &timer,
+                    const GeometryFieldSource<dim>  &source = {});
+
+        /** This field as a source for the levels (field nullptr unless
+         *  the active cells' field is numbered by the DoFs). */
+        GeometryFieldSource<dim> field_source() const;
 
         /** Free the geometry (inverse Jacobians, JxW, points, field). */
         void clear();
@@ -109,6 +136,8 @@ namespace dealii
         // from the field, so only coefficients evaluated on the host use
         // these, and a device array of all points is never built.
         std::unique_ptr<double[]> field_positions;
+        // What field_source() tells of, but the array.
+        GeometryFieldSource<dim> source_of_levels;
         Array<double> field_values_1d, field_derivatives_1d, field_means_1d;
         unsigned int  field_nodes_1d = 0, n_q_points_1d = 0;
       };

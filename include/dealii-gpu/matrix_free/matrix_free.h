@@ -370,6 +370,13 @@ namespace dealii
          * need the points (they interpolate them from the field): at Q2 81
          * bytes a DoF less at the set-up's peak. */
         bool keep_points_for_coefficients = true;
+        /** A multigrid level with GeometryStorage::field: the active
+         *  cells' field of a MatrixFree on the same DoFHandler and mapping
+         *  (get_geometry_field_source()). Where every level cell is active
+         *  (the finest level) the level's field is gathered from it on the
+         *  device instead of computed again; elsewhere it is ignored. The
+         *  source must not change during reinit(). */
+        internal::GeometryFieldSource<dim> geometry_source;
       };
 
       MatrixFree() = default;
@@ -547,6 +554,11 @@ namespace dealii
        *  partitioner, local indices, structured blocks, coloring, cell
        *  phases, upload indices, geometry (field), shape data. */
       const SetupTimer &get_setup_timer() const;
+
+      /** The mapping field of these data for the multigrid levels (see
+       *  AdditionalData::geometry_source): empty unless they hold one of
+       *  the active cells, numbered by the DoFs. */
+      internal::GeometryFieldSource<dim> get_geometry_field_source() const;
 
     private:
       MatrixFreeData<dim, Number>                        data;

@@ -191,9 +191,15 @@ namespace dealii
           for (unsigned int level = 0; level < n_levels; ++level)
           {
             setup_timer.start("level constraints");
+            // On one rank every level DoF is relevant; deal.II would still
+            // visit every level cell, on one thread, to find none more.
             IndexSet relevant;
-            DoFTools::extract_locally_relevant_level_dofs(
-                dof_handler, level, relevant);
+            if (Utilities::MPI::n_mpi_processes(
+                    dof_handler.get_triangulation().get_communicator()) == 1)
+              relevant = dof_handler.locally_owned_mg_dofs(level);
+            else
+              DoFTools::extract_locally_relevant_level_dofs(
+                  dof_handler, level, relevant);
             AffineConstraints<double> level_constraints;
             level_constraints.reinit(relevant);
             // One add_line() a DoF through the IndexSet's iterator:

@@ -104,6 +104,10 @@ namespace dealii
         bool use_coloring = false;
         /** Overlap ghost exchange and cell work (both backends). */
         bool overlap_communication_computation = true;
+        /** GPU backend, a level operator: the system operator's geometry
+         *  to take where it holds the level's (see
+         *  GPU::MatrixFree::AdditionalData::geometry_source). */
+        internal::GeometryFieldSource<dim> geometry_source;
       };
 
       /**
@@ -146,7 +150,8 @@ namespace dealii
               0,
               additional_data.overlap_communication_computation,
               additional_data.geometry);
-          data.cell_threads = additional_data.cell_threads;
+          data.cell_threads    = additional_data.cell_threads;
+          data.geometry_source = additional_data.geometry_source;
           // The kernels compute the points from the mapping field: no host
           // copies of them, not even for the set-up.
           data.keep_points_for_coefficients = false;

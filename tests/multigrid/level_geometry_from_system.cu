@@ -1,0 +1,189 @@
+// A multigrid level whose cells are all active takes its mapping field from
+// the system operator's (GPU::MatrixFree::AdditionalData::geometry_source,
+// as GPU::MatrixFreeMultigrid::initialize(system, ...) passes it), gathered
+// on the device instead of asked from the mapping again. On the 3D ball
+// (MappingQ(2), Q2, the coefficient evaluated at the points), with the
+// active DoFs renumbered (Cuthill-McKee) so that the active and level
+// numberings differ (which the test checks: the identity would pass
+// otherwise), every level's operator, in double and float, agrees with
+// deal.II's CPU MatrixFree on the same level (vmult, 1e-12 / 1e-5), and
+// each level says where its field came from: on the uniform ball the
+// finest level from the system, the others (cells not active) from the
+// mapping; on the ball refined once more in a shell every level from the
+// mapping, since the system's field then has its own node numbering
+// (hanging nodes).
+#include <dealii-gpu/operators/matrix_free_operator.h>
+#include <dealii-gpu/operators/operations.h>
+
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_renumbering.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/mapping_q.h>
+
+#include "../meshes.h"
+#include "../tests.h"
+
+using Operation = GPU::LaplaceOperation<BallOfX>;
+
+template <typename Number>
+double
+level_error(const Mapping<3>                 &mapping,
+            const DoFHandler<3>              &dof_handler,
+            const GPU::MatrixFree<3, double> &system,
+            const unsigned int                level,
+            std::string                      &field_from)
+{
+  using CPU   = GPU::MatrixFreeOperator<3,
+                                      2,
+                                      1,
+                                      Number,
+                                      Operation,
+                                      GPU::MatrixFreeBackend::cpu>;
+  using GPUOp = GPU::MatrixFreeOperator<3,
+                                        2,
+                                        1,
+                                        Number,
+                                        Operation,
+                                        GPU::MatrixFreeBackend::gpu>;
+  const AffineConstraints<double> no_constraints;
+  typename CPU::AdditionalData    cpu_data;
+  typename GPUOp::AdditionalData  gpu_data;
+  cpu_data.mg_level = gpu_data.mg_level = level;
+  gpu_data.geometry                     = GPU::GeometryStorage::field;
+  gpu_data.geometry_source              = system.get_geometry_field_source();
+  CPU   cpu;
+  GPUOp gpu;
+  cpu.reinit(mapping, dof_handler, no_constraints, Operation{}, cpu_data);
+  gpu.reinit(mapping, dof_handler, no_constraints, Operation{}, gpu_data);
+  bool gathered = false, computed = false;
+  for (const auto &step : gpu.get_setup_timer().steps())
+  {
+    gathered = gathered || step.first == "geometry field from the active cells";
+    computed = computed || step.first == "geometry field";
+  }
+  field_from = gathered && !computed ? "system" : computed ? "mapping" : "?";
+
+  LinearAlgebra::distributed::Vector<Number> src, dst, from_gpu;
+  cpu.initialize_dof_vector(src);
+  cpu.initialize_dof_vector(dst);
+  cpu.initialize_dof_vector(from_gpu);
+  const IndexSet owned = src.locally_owned_elements();
+  for (unsigned int i = 0; i < src.locally_owned_size(); ++i)
+  {
+    std::uint64_t state = owned.nth_index_in_set(i) * 977 + 5;
+    random_value(state);
+    src.local_element(i) = Number(random_value(state) - 0.5);
+  }
+  GPU::Vector<Number> gpu_src, gpu_dst;
+  gpu.initialize_dof_vector(gpu_src);
+  gpu.initialize_dof_vector(gpu_dst);
+  gpu_src.copy_locally_owned_data_from(src);
+  cpu.vmult(dst, src);
+  gpu.vmult(gpu_dst, gpu_src);
+  gpu_dst.copy_locally_owned_data_to(from_gpu);
+  from_gpu -= dst;
+  return double(from_gpu.linfty_norm()) / double(dst.linfty_norm());
+}
+
+void
+check(const bool shell)
+{
+  parallel::distributed::Triangulation<3> tria(
+      MPI_COMM_WORLD,
+      Triangulation<3>::limit_level_difference_at_vertices,
+      parallel::distributed::Triangulation<3>::construct_multigrid_hierarchy);
+  make_mesh(tria, true, 2);
+  if (shell)
+    refine_shell(tria, 0.3, 0.6);
+  const MappingQ<3> mapping(2);
+  DoFHandler<3>     dof_handler(tria);
+  dof_handler.distribute_dofs(FE_Q<3>(2));
+  dof_handler.distribute_mg_dofs();
+  const std::vector<types::global_dof_index> before = [&]
+  {
+    std::vector<types::global_dof_index> indices;
+    std::vector<types::global_dof_index> cell_indices(27);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+      {
+        cell->get_dof_indices(cell_indices);
+        indices.insert(indices.end(), cell_indices.begin(), cell_indices.end());
+      }
+    return indices;
+  }();
+  DoFRenumbering::Cuthill_McKee(dof_handler);
+  bool renumbered = false;
+  {
+    std::size_t                          k = 0;
+    std::vector<types::global_dof_index> cell_indices(27);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+      {
+        cell->get_dof_indices(cell_indices);
+        for (const auto index : cell_indices)
+          renumbered = renumbered || index != before[k++];
+      }
+  }
+  renumbered = Utilities::MPI::max(renumbered ? 1u : 0u, MPI_COMM_WORLD) == 1u;
+
+  // The system operator with the field (the automatic choice for 3D Q2
+  // without hanging nodes; with them its nodes are not the DoFs, so the
+  // levels cannot take it).
+  IndexSet relevant;
+  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
+  AffineConstraints<double> constraints(relevant);
+  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+  constraints.close();
+  GPU::MatrixFreeOperator<3, 2, 1, double, Operation> system;
+  typename decltype(system)::AdditionalData           data;
+  data.geometry = GPU::GeometryStorage::field;
+  system.reinit(mapping, dof_handler, constraints, Operation{}, data);
+
+  std::ostringstream line;
+  line << (shell ? "ball refined in a shell" : "uniform ball") << ", "
+       << tria.n_global_levels()
+       << " levels, active DoFs renumbered: " << (renumbered ? "yes" : "no");
+  deallog << line.str() << std::endl;
+  for (unsigned int level = 0; level < tria.n_global_levels(); ++level)
+  {
+    std::string  from_double, from_float;
+    const double e_double = level_error<double>(
+        mapping, dof_handler, system.get_matrix_free(), level, from_double);
+    const double e_float = level_error<float>(
+        mapping, dof_handler, system.get_matrix_free(), level, from_float);
+    // A rank without cells on a level has no field of either kind.
+    const auto all = [](const std::string &from)
+    {
+      const unsigned int system_here  = from == "system" ? 1 : 0;
+      const unsigned int mapping_here = from == "mapping" ? 1 : 0;
+      const bool         any_system =
+          Utilities::MPI::max(system_here, MPI_COMM_WORLD) == 1;
+      const bool any_mapping =
+          Utilities::MPI::max(mapping_here, MPI_COMM_WORLD) == 1;
+      return any_system && !any_mapping   ? std::string("system")
+             : any_mapping && !any_system ? std::string("mapping")
+                                          : std::string("mixed");
+    };
+    deallog << "  level " << level << ": field from the " << all(from_double)
+            << " (double), " << all(from_float)
+            << " (float); vmult against deal.II: double "
+            << (Utilities::MPI::max(e_double, MPI_COMM_WORLD) <= 1e-12
+                    ? "within 1e-12"
+                    : "ERROR " + std::to_string(e_double))
+            << ", float "
+            << (Utilities::MPI::max(e_float, MPI_COMM_WORLD) <= 1e-5
+                    ? "within 1e-5"
+                    : "ERROR " + std::to_string(e_float))
+            << std::endl;
+  }
+}
+
+int
+main(int argc, char **argv)
+{
+  Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
+  MPILogInitAll                    log;
+  check(false);
+  check(true);
+}
