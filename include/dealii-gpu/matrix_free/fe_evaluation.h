@@ -196,7 +196,8 @@ namespace dealii
        * component), then contracts each output with the products of the 1D
        * shape functions and their derivatives by sum factorization:
        * O(k^4) work a probe, where unit vectors through evaluate() and
-       * integrate() cost O(k^4) a cell DoF. One thread per cell and
+       * integrate() cost O(k^4) a cell DoF. A one-thread team (never in
+       * the cell loop: it runs diagonal functors a team per cell) and
        * hanging cells take the unit vectors. Needs the cell loop's
        * diagonal scratch (internal::functor_computes_diagonal).
        */

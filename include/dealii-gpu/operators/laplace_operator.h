@@ -152,7 +152,7 @@ namespace dealii
       }
 
       /** The inverse of the diagonal (1 on constrained rows), computed on
-       *  the device cell by cell with unit vectors. */
+       *  the device cell by cell (FEEvaluation::compute_diagonal). */
       void compute_inverse_diagonal(VectorType &inverse_diagonal) const
       {
         initialize_dof_vector(inverse_diagonal);

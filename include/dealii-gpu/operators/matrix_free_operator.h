@@ -233,7 +233,7 @@ namespace dealii
       }
 
       /** The diagonal of A (1 on constrained rows), computed cell by cell
-       *  with unit vectors through the same operation. */
+       *  from the same operation (GPU: FEEvaluation::compute_diagonal). */
       void compute_diagonal(VectorType &diagonal) const
       {
         if constexpr (backend == MatrixFreeBackend::gpu)
