@@ -46,13 +46,15 @@ namespace dealii
 
         static constexpr unsigned int n_ab = n_comp * (1 + dim);
 
-        // Odd strides (in Number) for each cell's D and each row of the
-        // staged matrices: the cells and rows one warp reads or writes at
-        // once then fall on different shared-memory banks.
+        // Odd strides (in Number) for each point's and each cell's D and
+        // each row of the staged matrices: the points, cells and rows one
+        // warp reads or writes at once then fall on different shared-memory
+        // banks.
+        static constexpr unsigned int point_stride = n_ab * n_ab | 1u;
         DEAL_II_GPU_HOST_DEVICE static unsigned int
         d_stride(const unsigned int n_q)
         {
-          return (n_q * n_ab * n_ab) | 1u;
+          return (n_q * point_stride) | 1u;
         }
         DEAL_II_GPU_HOST_DEVICE static unsigned int
         row_stride(const unsigned int n_dofs)
@@ -98,7 +100,7 @@ namespace dealii
                                          g[dim * dim],
                                          cj,
                                          b,
-                                         D + c * sd + q * n_ab * n_ab);
+                                         D + c * sd + q * point_stride);
                                });
           team.barrier<false>();
 
@@ -112,7 +114,7 @@ namespace dealii
                 for (unsigned int q = 0; q < n_q; ++q)
                 {
                   const Number *Dq =
-                      D + c * sd + (q * n_ab + ci * (1 + dim)) * n_ab;
+                      D + c * sd + q * point_stride + ci * (1 + dim) * n_ab;
                   const std::size_t qi = std::size_t(q) * n_dofs + i;
                   Number            ui[1 + dim];
                   ui[0] = shape_values[qi];

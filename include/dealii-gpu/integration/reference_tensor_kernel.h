@@ -61,8 +61,10 @@ namespace dealii
         unsigned int               n_dofs, n_base, n_cells, cells_per_team;
         Number                    *matrices;
 
-        static constexpr unsigned int n_ab   = n_comp * (1 + dim);
-        static constexpr unsigned int stride = n_ab * n_ab;
+        static constexpr unsigned int n_ab = n_comp * (1 + dim);
+        // An odd number of words a cell's G, so that the threads of the
+        // geometry phase, a cell each, write to different banks.
+        static constexpr unsigned int stride = n_ab * n_ab | 1u;
         // Two entries and at most 128 threads: about 90 registers a thread,
         // so that several teams share a multiprocessor (four entries and
         // 256 threads took 156 registers, one team a multiprocessor).
@@ -151,16 +153,19 @@ namespace dealii
                   const Number *Gc = G + c * stride;
                   Number       *out =
                       matrices + (std::size_t(first) + c) * nn + group;
+                  // All sums before any store: the stores could alias the
+                  // scratch, which would make the entries sharing G's
+                  // words (one component) read them again.
+                  Number sum[E] = {};
+                  DEAL_II_GPU_UNROLL
+                  for (unsigned int r = 0; r < E; ++r)
+                    for (unsigned int a = 0; a <= dim; ++a)
+                      for (unsigned int b = 0; b <= dim; ++b)
+                        sum[r] += Gc[offset[r] + a * n_ab + b] * K[r][a][b];
                   DEAL_II_GPU_UNROLL
                   for (unsigned int r = 0; r < E; ++r)
                     if (valid[r])
-                    {
-                      Number sum = 0;
-                      for (unsigned int a = 0; a <= dim; ++a)
-                        for (unsigned int b = 0; b <= dim; ++b)
-                          sum += Gc[offset[r] + a * n_ab + b] * K[r][a][b];
-                      out[groups * r] = sum;
-                    }
+                      out[groups * r] = sum[r];
                 }
               });
         }
