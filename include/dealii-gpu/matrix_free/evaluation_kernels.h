@@ -58,10 +58,10 @@ namespace dealii
       }
 
       // Bytes of team scratch a cell kernel needs: the 1D shape values and
-      // collocation derivatives, the values and gradients of all components
-      // at the quadrature points, two buffers for the passes, the local
-      // results, when the Jacobians are computed in the kernel, the
-      // quadrature points they are computed from and, for
+      // collocation derivatives (rows padded to an odd length), the values and
+      // gradients of all components at the quadrature points, two buffers for
+      // the passes, the local results, when the Jacobians are computed in the
+      // kernel, the quadrature points they are computed from and, for
       // FEEvaluation::compute_diagonal(), three products of 1D matrices.
       template <int dim, typename Number>
       constexpr std::size_t
@@ -73,9 +73,10 @@ namespace dealii
       {
         const std::size_t n_q = power(n_q_points_1d, dim);
         return sizeof(Number) *
-               (n_q_points_1d * (fe_degree + 1) +
-                n_q_points_1d * n_q_points_1d + n_components * (1 + dim) * n_q +
-                2 * n_q + n_components * power(fe_degree + 1, dim) +
+               (n_q_points_1d * ((fe_degree + 1) | 1u) +
+                n_q_points_1d * (n_q_points_1d | 1u) +
+                n_components * (1 + dim) * n_q + 2 * n_q +
+                n_components * power(fe_degree + 1, dim) +
                 (points_in_scratch ? dim * n_q : 0) +
                 (diagonal ? 3 * n_q_points_1d * (fe_degree + 1) : 0));
       }

@@ -101,8 +101,8 @@ namespace dealii
       {
         Number *s     = team.scratch<Number>();
         Number *sh    = s;
-        Number *co    = sh + n_q_points_1d * n_dofs_1d;
-        values        = co + n_q_points_1d * n_q_points_1d;
+        Number *co    = sh + n_q_points_1d * staged_shape_ld;
+        values        = co + n_q_points_1d * staged_collocation_ld;
         gradients     = values + n_components * n_q_points;
         buffer0       = gradients + n_components * dim * n_q_points;
         buffer1       = buffer0 + n_q_points;
@@ -119,12 +119,19 @@ namespace dealii
         }
         else
         {
-          team.for_each<may_run_serially>(n_q_points_1d * n_dofs_1d,
-                                          [&](unsigned int i)
-                                          { sh[i] = shape_values[i]; });
-          team.for_each<may_run_serially>(n_q_points_1d * n_q_points_1d,
-                                          [&](unsigned int i)
-                                          { co[i] = colloc[i]; });
+          team.for_each<may_run_serially>(
+              n_q_points_1d * n_dofs_1d,
+              [&](unsigned int i) {
+                sh[i / n_dofs_1d * staged_shape_ld + i % n_dofs_1d] =
+                    shape_values[i];
+              });
+          team.for_each<may_run_serially>(
+              n_q_points_1d * n_q_points_1d,
+              [&](unsigned int i)
+              {
+                co[i / n_q_points_1d * staged_collocation_ld +
+                   i % n_q_points_1d] = colloc[i];
+              });
           shape       = sh;
           collocation = co;
         }
@@ -585,7 +592,7 @@ namespace dealii
         const Number          *v   = values + c * n_q_points + q - row * stride;
         Number                 sum = 0;
         for (unsigned int m = 0; m < nq; ++m)
-          sum += collocation[row * nq + m] * v[m * stride];
+          sum += collocation[row * collocation_ld() + m] * v[m * stride];
         return sum;
       }
 
@@ -607,7 +614,7 @@ namespace dealii
         const unsigned int     row    = (q / stride) % nq;
         Number *acc = gradients + (c * dim + 1) * n_q_points + q - row * stride;
         for (unsigned int m = 0; m < nq; ++m)
-          acc[m * stride] += collocation[row * nq + m] * t;
+          acc[m * stride] += collocation[row * collocation_ld() + m] * t;
       }
 
       // Interpolate the DoF values from the coarse side of hanging faces and
@@ -714,6 +721,26 @@ namespace dealii
       }
 
     private:
+      // Row strides of the 1D shape values ([q][i]) and collocation
+      // derivatives ([q][m]) staged in team scratch: odd, so that the
+      // threads of a warp at different points of a line, which read
+      // different rows, read different banks (8 points a line gave 4-way
+      // conflicts). A serial team reads them from the data, unpadded.
+      static constexpr unsigned int staged_shape_ld       = n_dofs_1d | 1u;
+      static constexpr unsigned int staged_collocation_ld = n_q_points_1d | 1u;
+
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+      shape_ld() const
+      {
+        return team.is_serial<may_run_serially>() ? n_dofs_1d : staged_shape_ld;
+      }
+      DEAL_II_GPU_HOST_DEVICE DEAL_II_GPU_FORCE_INLINE unsigned int
+      collocation_ld() const
+      {
+        return team.is_serial<may_run_serially>() ? n_q_points_1d
+                                                  : staged_collocation_ld;
+      }
+
       const TeamMember                  &team;
       const unsigned int                 cell;
       const MatrixFreeData<dim, Number> &data;

@@ -48,15 +48,17 @@ namespace dealii
       // shape functions and G = D S their derivatives (D: collocation).
       Number *products = point_coordinates() +
                          (data.jacobians_from_points ? dim * n_q_points : 0);
-      const Number *sh = shape, *co = collocation;
-      const auto    tabulate = [&](const unsigned int j)
+      const Number      *sh = shape, *co = collocation;
+      const unsigned int sld = shape_ld(), cld = collocation_ld();
+      const auto         tabulate = [&](const unsigned int j)
       {
         const unsigned int q = j / nd, i = j % nd;
         Number             d = 0;
         for (unsigned int m = 0; m < nq; ++m)
-          d += co[q * nq + m] * sh[m * nd + i];
-        products[j]            = sh[j] * sh[j];
-        products[n_1d + j]     = sh[j] * d;
+          d += co[q * cld + m] * sh[m * sld + i];
+        const Number s         = sh[q * sld + i];
+        products[j]            = s * s;
+        products[n_1d + j]     = s * d;
         products[2 * n_1d + j] = d * d;
       };
       team.for_each<may_run_serially>(n_1d, tabulate);
@@ -136,8 +138,9 @@ namespace dealii
         // A serial team computes each gradient where it is asked for.
         if (evaluate_gradients && !team.is_serial<may_run_serially>())
         {
-          Number       *g  = gradients + c * dim * n_q_points;
-          const Number *co = collocation;
+          Number            *g   = gradients + c * dim * n_q_points;
+          const Number      *co  = collocation;
+          const unsigned int cld = collocation_ld();
           team.for_each<may_run_serially>(
               nq,
               nq,
@@ -148,10 +151,10 @@ namespace dealii
                 Number             gx = 0, gy = 0, gz = 0;
                 for (unsigned int m = 0; m < nq; ++m)
                 {
-                  gx += co[i * nq + m] * v[m + nq * (j + nq * k)];
-                  gy += co[j * nq + m] * v[i + nq * (m + nq * k)];
+                  gx += co[i * cld + m] * v[m + nq * (j + nq * k)];
+                  gy += co[j * cld + m] * v[i + nq * (m + nq * k)];
                   if (dim == 3)
-                    gz += co[k * nq + m] * v[i + nq * (j + nq * m)];
+                    gz += co[k * cld + m] * v[i + nq * (j + nq * m)];
                 }
                 g[q]              = gx;
                 g[n_q_points + q] = gy;
@@ -192,9 +195,10 @@ namespace dealii
         }
         else if (integrate_gradients)
         {
-          const Number *g           = gradients + c * dim * n_q_points;
-          const Number *co          = collocation;
-          const bool    with_values = integrate_values;
+          const Number      *g           = gradients + c * dim * n_q_points;
+          const Number      *co          = collocation;
+          const unsigned int cld         = collocation_ld();
+          const bool         with_values = integrate_values;
           // In place where no pass follows: each thread reads v at its
           // own point only.
           Number *out = nodes_are_points() ? v : buffer0;
@@ -208,10 +212,11 @@ namespace dealii
                 Number             sum = with_values ? v[q] : Number();
                 for (unsigned int m = 0; m < nq; ++m)
                 {
-                  sum += co[m * nq + i] * g[m + nq * (j + nq * k)];
-                  sum += co[m * nq + j] * g[n_q_points + i + nq * (m + nq * k)];
+                  sum += co[m * cld + i] * g[m + nq * (j + nq * k)];
+                  sum +=
+                      co[m * cld + j] * g[n_q_points + i + nq * (m + nq * k)];
                   if (dim == 3)
-                    sum += co[m * nq + k] *
+                    sum += co[m * cld + k] *
                            g[2 * n_q_points + i + nq * (j + nq * m)];
                 }
                 out[q] = sum;
@@ -229,19 +234,19 @@ namespace dealii
         if (dim == 2)
         {
           internal::contract<1, true, false, may_run_serially>(
-              team, shape, nd, nq, a, b, nq, nd, 1);
+              team, shape, shape_ld(), nq, a, b, nq, nd, 1);
           internal::contract<0, true, false, may_run_serially>(
-              team, shape, nd, nq, b, v, nd, nd, 1);
+              team, shape, shape_ld(), nq, b, v, nd, nd, 1);
         }
         else
         {
           Number *c = from_buffer ? buffer0 : buffer1;
           internal::contract<2, true, false, may_run_serially>(
-              team, shape, nd, nq, a, b, nq, nq, nd);
+              team, shape, shape_ld(), nq, a, b, nq, nq, nd);
           internal::contract<1, true, false, may_run_serially>(
-              team, shape, nd, nq, b, c, nq, nd, nd);
+              team, shape, shape_ld(), nq, b, c, nq, nd, nd);
           internal::contract<0, true, false, may_run_serially>(
-              team, shape, nd, nq, c, v, nd, nd, nd);
+              team, shape, shape_ld(), nq, c, v, nd, nd, nd);
         }
       }
       if (team.is_serial<may_run_serially>())
@@ -263,18 +268,18 @@ namespace dealii
       if constexpr (dim == 2)
       {
         internal::contract<0, false, false, may_run_serially>(
-            team, shape, nd, nd, v, buffer0, nq, nd, 1);
+            team, shape, shape_ld(), nd, v, buffer0, nq, nd, 1);
         internal::contract<1, false, false, may_run_serially>(
-            team, shape, nd, nd, buffer0, v, nq, nq, 1);
+            team, shape, shape_ld(), nd, buffer0, v, nq, nq, 1);
       }
       else
       {
         internal::contract<0, false, false, may_run_serially>(
-            team, shape, nd, nd, v, buffer0, nq, nd, nd);
+            team, shape, shape_ld(), nd, v, buffer0, nq, nd, nd);
         internal::contract<1, false, false, may_run_serially>(
-            team, shape, nd, nd, buffer0, buffer1, nq, nq, nd);
+            team, shape, shape_ld(), nd, buffer0, buffer1, nq, nq, nd);
         internal::contract<2, false, false, may_run_serially>(
-            team, shape, nd, nd, buffer1, v, nq, nq, nq);
+            team, shape, shape_ld(), nd, buffer1, v, nq, nq, nq);
       }
     }
 
@@ -333,12 +338,13 @@ namespace dealii
     FEEvaluation<dim, fe_degree, n_q_points_1d, n_components, Number>::
         compute_point_geometry(const unsigned int q)
     {
-      constexpr unsigned int nq = n_q_points_1d;
-      const unsigned int     i  = q % nq;
-      const unsigned int     j  = (q / nq) % nq;
-      const unsigned int     k  = dim == 3 ? q / (nq * nq) : 0;
-      const Number          *x  = point_coordinates();
-      const Number          *co = collocation;
+      constexpr unsigned int nq  = n_q_points_1d;
+      const unsigned int     i   = q % nq;
+      const unsigned int     j   = (q / nq) % nq;
+      const unsigned int     k   = dim == 3 ? q / (nq * nq) : 0;
+      const Number          *x   = point_coordinates();
+      const Number          *co  = collocation;
+      const unsigned int     cld = collocation_ld();
       Number                 J[dim][dim];
       DEAL_II_GPU_UNROLL
       for (unsigned int c = 0; c < dim; ++c)
@@ -348,10 +354,10 @@ namespace dealii
         DEAL_II_GPU_UNROLL
         for (unsigned int m = 0; m < nq; ++m)
         {
-          j0 += co[i * nq + m] * xc[m + nq * (j + nq * k)];
-          j1 += co[j * nq + m] * xc[i + nq * (m + nq * k)];
+          j0 += co[i * cld + m] * xc[m + nq * (j + nq * k)];
+          j1 += co[j * cld + m] * xc[i + nq * (m + nq * k)];
           if constexpr (dim == 3)
-            j2 += co[k * nq + m] * xc[i + nq * (j + nq * m)];
+            j2 += co[k * cld + m] * xc[i + nq * (j + nq * m)];
         }
         J[c][0] = j0;
         J[c][1] = j1;
