@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iomanip>
 #include <mutex>
 #include <new>
@@ -427,22 +428,26 @@ namespace dealii
         }
 
         // On the legacy default stream, so ordered with the kernels like
-        // cudaMemcpy; returns when the data are in place.
-        void staged_copy_to_device(void             *destination,
-                                   const void       *source,
-                                   const std::size_t bytes)
+        // cudaMemcpy; returns when the data are in place. fill(offset, n,
+        // buffer) writes bytes [offset, offset + n) of the data to the
+        // buffer, in chunks of @p chunk bytes.
+        void staged_copy_to_device(
+            void             *destination,
+            const std::size_t bytes,
+            const std::size_t chunk,
+            const std::function<
+                void(const std::size_t, const std::size_t, char *)> &fill)
         {
           Staging                    &st = staging();
           std::lock_guard<std::mutex> lock(st.mutex);
           for (std::size_t offset = 0, k = 0; offset < bytes;
-               offset += staging_chunk, ++k)
+               offset += chunk, ++k)
           {
             const unsigned int b = k % 2;
-            const std::size_t  n = std::min(staging_chunk, bytes - offset);
+            const std::size_t  n = std::min(chunk, bytes - offset);
             if (k >= 2)
               DEAL_II_GPU_CUDA_CHECK(cudaEventSynchronize(st.done[b]));
-            parallel_memcpy(
-                st.buffer[b], static_cast<const char *>(source) + offset, n);
+            fill(offset, n, st.buffer[b]);
             DEAL_II_GPU_CUDA_CHECK(
                 cudaMemcpyAsync(static_cast<char *>(destination) + offset,
                                 st.buffer[b],
@@ -500,7 +505,14 @@ namespace dealii
         if (backend == Backend::cuda)
         {
           if (bytes >= staged_copy_bytes)
-            staged_copy_to_device(destination, source, bytes);
+            staged_copy_to_device(
+                destination,
+                bytes,
+                staging_chunk,
+                [&](const std::size_t offset, const std::size_t n, char *out) {
+                  parallel_memcpy(
+                      out, static_cast<const char *>(source) + offset, n);
+                });
           else
             DEAL_II_GPU_CUDA_CHECK(
                 cudaMemcpy(destination, source, bytes, cudaMemcpyHostToDevice));
@@ -691,6 +703,53 @@ namespace dealii
 #else
         (void)scratch_bytes;
 #endif
+      }
+
+      void produce_to_backend(
+          const Backend     backend,
+          void             *destination,
+          const std::size_t bytes,
+          const std::size_t unit,
+          const std::function<
+              void(const std::size_t, const std::size_t, void *)> &produce)
+      {
+        if (bytes == 0)
+          return;
+        AssertThrow(unit > 0 && bytes % unit == 0, ExcInternalError());
+        // Pieces of about 1 MB for the threads.
+        const std::size_t piece = std::max<std::size_t>(1, (1 << 20) / unit);
+        const auto        produce_into =
+            [&](const std::size_t offset, const std::size_t n, char *out)
+        {
+          parallel_for_chunks(
+              n / unit,
+              piece,
+              [&](const std::size_t begin, const std::size_t end) {
+                produce(offset + begin * unit,
+                        (end - begin) * unit,
+                        out + begin * unit);
+              });
+        };
+#ifdef DEAL_II_GPU_WITH_CUDA
+        if (backend == Backend::cuda)
+        {
+          if (bytes < Memory::staged_copy_bytes)
+          {
+            HostVector<char> host(bytes);
+            produce_into(0, bytes, host.data());
+            DEAL_II_GPU_CUDA_CHECK(cudaMemcpy(
+                destination, host.data(), bytes, cudaMemcpyHostToDevice));
+            return;
+          }
+          const std::size_t chunk = Memory::staging_chunk / unit * unit;
+          AssertThrow(chunk > 0, ExcInternalError());
+          Memory::staged_copy_to_device(
+              destination, bytes, chunk, produce_into);
+          return;
+        }
+#endif
+        (void)backend;
+        produce_into(0, bytes, static_cast<char *>(destination));
       }
     } // namespace internal
   }   // namespace GPU

@@ -5,6 +5,7 @@
 #define dealii_gpu_source_matrix_free_geometry_field_h
 
 #include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/dofs/level_dof_index_cache.h>
 #include <dealii-gpu/matrix_free/dof_info.h>
 #include <dealii-gpu/matrix_free/mapping_info.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
@@ -380,6 +381,42 @@ namespace dealii
                 source_of[l] = of[l].load(std::memory_order_relaxed);
             });
         return true;
+      }
+
+      /**
+       * Keep, while a multigrid set-up collects (LevelDoFIndexCache), the
+       * active DoF of each local level index that
+       * gather_geometry_field_indices() found in @p source_of, for the
+       * transfer's copies between the global and the level vectors.
+       */
+      template <int dim>
+      void keep_active_dofs(const GeometryFieldSource<dim> &source,
+                            const DoFInfo<dim>             &dof_info,
+                            const unsigned int             *source_of)
+      {
+        const DoFHandler<dim> &dof_handler = *source.dof_handler;
+        if (!LevelDoFIndexCache<dim>::collecting(dof_handler) ||
+            dof_info.cells.empty())
+          return;
+        const auto       &from    = *source.partitioner;
+        const std::size_t n_local = dof_info.partitioner->locally_owned_size() +
+                                    dof_info.partitioner->n_ghost_indices();
+        std::unique_ptr<types::global_dof_index[]> of_local(
+            new types::global_dof_index[n_local]);
+        parallel_for_chunks(
+            n_local,
+            1u << 16,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              for (std::size_t l = begin; l < end; ++l)
+                of_local[l] = source_of[l] == numbers::invalid_unsigned_int
+                                  ? numbers::invalid_dof_index
+                                  : from.local_to_global(source_of[l]);
+            });
+        LevelDoFIndexCache<dim>::keep_active_dofs(dof_handler,
+                                                  dof_info.cells[0]->level(),
+                                                  dof_info.partitioner,
+                                                  std::move(of_local));
       }
     } // namespace internal
   }   // namespace GPU

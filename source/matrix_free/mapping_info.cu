@@ -343,6 +343,7 @@ namespace dealii
                                     indices.data(),
                                     source_of.get(),
                                     n_local * sizeof(unsigned int));
+            keep_active_dofs(source, dof_info, source_of.get());
             source_of.reset();
             geometry_field.resize(n_local * dim);
             gather_field<dim>(

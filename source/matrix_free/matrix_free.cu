@@ -11,6 +11,7 @@
 #include <deal.II/fe/mapping.h>
 #include <deal.II/lac/affine_constraints.h>
 
+#include "../base/pinned_buffer.h"
 #include <algorithm>
 #include <sstream>
 
@@ -174,21 +175,27 @@ namespace dealii
       // Upload: the listed cells' indices in cell-loop order.
       setup_timer.start("upload indices");
       {
-        internal::HostVector<unsigned int> host_indices(
-            std::size_t(n_cells - n_structured) * dofs_per_cell);
-        parallel_for_chunks(n_cells - n_structured,
-                            4096,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              for (std::size_t k = begin; k < end; ++k)
-                                std::copy_n(
-                                    dof_info.indices.begin() +
-                                        std::size_t(order[n_structured + k]) *
-                                            dofs_per_cell,
-                                    dofs_per_cell,
-                                    host_indices.begin() + k * dofs_per_cell);
-                            });
-        dof_indices.copy_from(host_indices);
+        // Written straight into the upload's buffers.
+        internal::fill(
+            dof_indices,
+            std::size_t(n_cells - n_structured) * dofs_per_cell,
+            [&](const std::size_t begin,
+                const std::size_t end,
+                unsigned int     *out)
+            {
+              for (std::size_t i = begin; i < end;)
+              {
+                const std::size_t k = i / dofs_per_cell, j = i % dofs_per_cell;
+                const std::size_t m = std::min(end - i, dofs_per_cell - j);
+                std::copy_n(dof_info.indices.begin() +
+                                std::size_t(order[n_structured + k]) *
+                                    dofs_per_cell +
+                                j,
+                            m,
+                            out + (i - begin));
+                i += m;
+              }
+            });
       }
       block_interior_first.copy_from(cell_order.block_interior_first);
       block_surface.copy_from(cell_order.block_surface);

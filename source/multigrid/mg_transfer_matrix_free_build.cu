@@ -15,6 +15,7 @@
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include "../base/parallel_selection.h"
+#include "../lac/device_partitioner.h"
 #include "transfer_kernels.h"
 #include <algorithm>
 #include <atomic>
@@ -30,17 +31,6 @@ namespace dealii
   {
     namespace internal
     {
-      // Local index of @p global in @p partitioner (owned or ghost).
-      inline unsigned int
-      local_index(const Utilities::MPI::Partitioner &partitioner,
-                  const types::global_dof_index      global)
-      {
-        AssertThrow(partitioner.in_local_range(global) ||
-                        partitioner.is_ghost_entry(global),
-                    ExcInternalError());
-        return partitioner.global_to_local(global);
-      }
-
       // An owned IndexSet by subtraction where it is one range, as
       // deal.II's DoF distribution gives each rank: IndexSet's own
       // is_element() and index_within_set() took 4.5 ns a pair, 10 times
@@ -477,14 +467,15 @@ namespace dealii
           transfer_vectors[l].reinit(transfer_partitioners[l]);
       }
 
-      // Local indices, Dirichlet flags and weights.
+      // Local indices, Dirichlet flags and weights, in kernels from the
+      // uploaded global indices: on the host the conversion and the
+      // counts took most of the transfer's set-up on one thread's memory
+      // traffic.
       setup_timer.start("indices and weights");
+      internal::DevicePartitioners device_partitioners;
       for (unsigned int l = 1; l < n_levels; ++l)
       {
         const auto &coarse_part = *transfer_partitioners[l - 1];
-        const auto &fine_part   = *transfer_partitioners[l];
-        internal::HostVector<unsigned int> coarse(coarse_global[l].size()),
-            fine(fine_global[l].size());
         // The coarse level's Dirichlet DoFs as flags by local index: one
         // pass over the set instead of a search a cell DoF.
         std::vector<unsigned char> dirichlet(coarse_part.locally_owned_size() +
@@ -494,68 +485,54 @@ namespace dealii
           for (const types::global_dof_index g : *boundary_dofs[l - 1])
             if (coarse_part.in_local_range(g) || coarse_part.is_ghost_entry(g))
               dirichlet[coarse_part.global_to_local(g)] = 1;
-        parallel_for_chunks(coarse.size(),
-                            8192,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              for (std::size_t i = begin; i < end; ++i)
-                              {
-                                coarse[i] = internal::local_index(
-                                    coarse_part, coarse_global[l][i]);
-                                if (dirichlet[coarse[i]] != 0)
-                                  coarse[i] |= constrained_dof_flag;
-                              }
-                            });
-        parallel_for_chunks(fine.size(),
-                            8192,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              for (std::size_t i = begin; i < end; ++i)
-                                fine[i] = internal::local_index(
-                                    fine_part, fine_global[l][i]);
-                            });
-        const std::size_t n_fine_local =
-            fine_part.locally_owned_size() + fine_part.n_ghost_indices();
-        LinearAlgebra::distributed::Vector<double> touched(
-            transfer_partitioners[l]);
-        {
-          // Integer counts: the same in any order of the threads' adds, and
-          // exact as doubles, as the sums of 1. were.
-          const auto count = internal::atomic_array(n_fine_local, 0u);
-          parallel_for_chunks(
-              fine.size(),
-              internal::entry_grain,
-              [&](const std::size_t begin, const std::size_t end)
-              {
-                for (std::size_t i = begin; i < end; ++i)
-                  count[fine[i]].fetch_add(1u, std::memory_order_relaxed);
-              });
-          parallel_for_chunks(
-              n_fine_local,
-              internal::entry_grain,
-              [&](const std::size_t begin, const std::size_t end)
-              {
-                for (std::size_t i = begin; i < end; ++i)
-                  touched.local_element(i) =
-                      count[i].load(std::memory_order_relaxed);
-              });
-        }
+        Array<unsigned char> dirichlet_flags;
+        dirichlet_flags.copy_from(dirichlet);
+        Array<types::global_dof_index> global;
+        global.copy_from(coarse_global[l]);
+        transfers[l].coarse_indices.resize(global.size());
+        internal::to_local_indices("GPU::MGTransferMatrixFree (coarse indices)",
+                                   device_partitioners.view(coarse_part),
+                                   global.size(),
+                                   global.data(),
+                                   1,
+                                   transfers[l].coarse_indices.data(),
+                                   dirichlet_flags.data(),
+                                   constrained_dof_flag);
+        global.copy_from(fine_global[l]);
+        transfers[l].fine_indices.resize(global.size());
+        internal::to_local_indices(
+            "GPU::MGTransferMatrixFree (fine indices)",
+            device_partitioners.view(*transfer_partitioners[l]),
+            global.size(),
+            global.data(),
+            1,
+            transfers[l].fine_indices.data());
+        global.clear();
+        // Each fine entry's number of coarse cells, summed over the ranks
+        // (small integers: exact in float), and 1 / count.
+        VectorType touched;
+        touched.reinit(transfer_partitioners[l]);
+        Number             *count = touched.get_values();
+        const unsigned int *fine  = transfers[l].fine_indices.data();
+        parallel_for("GPU::MGTransferMatrixFree (counts)",
+                     transfers[l].fine_indices.size(),
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                     { atomic_add(count + fine[i], Number(1)); });
         touched.compress(VectorOperation::add);
         touched.update_ghost_values();
-        internal::HostVector<Number> weights(n_fine_local);
-        parallel_for_chunks(weights.size(),
-                            internal::entry_grain,
-                            [&](const std::size_t begin, const std::size_t end)
-                            {
-                              for (std::size_t i = begin; i < end; ++i)
-                                weights[i] =
-                                    touched.local_element(i) > 0.
-                                        ? Number(1. / touched.local_element(i))
+        const std::size_t n_fine_local =
+            transfer_partitioners[l]->locally_owned_size() +
+            transfer_partitioners[l]->n_ghost_indices();
+        transfers[l].weights.resize(n_fine_local);
+        Number *weights = transfers[l].weights.data();
+        parallel_for("GPU::MGTransferMatrixFree (weights)",
+                     n_fine_local,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                     {
+                       weights[i] = count[i] > Number()
+                                        ? Number(1. / double(count[i]))
                                         : Number();
-                            });
-        transfers[l].coarse_indices.copy_from(coarse);
-        transfers[l].fine_indices.copy_from(fine);
-        transfers[l].weights.copy_from(weights);
+                     });
       }
 
       // Copies between the global vector and the levels: the pairs (global,
@@ -585,19 +562,7 @@ namespace dealii
       {
         const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
         const internal::OwnedRange level_range(owned_level);
-        const auto                 cells = internal::cells_on_level<
-            typename DoFHandler<dim>::active_cell_iterator>(
-            dof_handler,
-            l,
-            true,
-            [&](const auto &cell)
-            {
-              return !distributed ||
-                     (cell->level_subdomain_id() !=
-                          numbers::artificial_subdomain_id &&
-                      cell->subdomain_id() != numbers::artificial_subdomain_id);
-            });
-        const auto global_of_level =
+        const auto                 global_of_level =
             internal::atomic_array(owned_level.n_elements(), unset);
 
         std::atomic<bool> inconsistent(false);
@@ -612,62 +577,105 @@ namespace dealii
           if (old != unset && old != value)
             inconsistent = true;
         };
-        // Level DoFs owned elsewhere, per chunk of cells in the cells' order
-        // (the same list on any number of threads).
-        constexpr std::size_t grain    = 1024;
-        const std::size_t     n_chunks = (cells.size() + grain - 1) / grain;
-        std::vector<std::vector<types::global_dof_index>> chunk_send(n_chunks);
-        parallel_for_chunks(
-            cells.size(),
-            grain,
-            [&](const std::size_t begin, const std::size_t end)
-            {
-              std::vector<types::global_dof_index> global_indices(
-                  dofs_per_cell),
-                  level_indices(dofs_per_cell);
-              auto &send = chunk_send[begin / grain];
-              for (std::size_t k = begin; k < end; ++k)
+        // The pair of global DoF g and level DoF m; level DoFs owned
+        // elsewhere go to @p send.
+        const auto pair = [&](const types::global_dof_index         g,
+                              const types::global_dof_index         m,
+                              std::vector<types::global_dof_index> &send)
+        {
+          if (edge_dofs[l] != nullptr && edge_dofs[l]->is_element(m))
+            return;
+          if (!global_range.contains(g))
+            return;
+          mark(level_of_global[global_range.position(g)], m);
+          if (level_range.contains(m))
+            mark(global_of_level[level_range.position(m)], g);
+          else
+          {
+            send.push_back(g);
+            send.push_back(m);
+          }
+        };
+        // The sends per chunk, in the order of the chunks (the same list
+        // on any number of threads).
+        std::vector<std::vector<types::global_dof_index>> chunk_send;
+        const auto                                       *active =
+            internal::LevelDoFIndexCache<dim>::find_active_dofs(dof_handler, l);
+        if (active != nullptr && active->layout == level_partitioners[l])
+        {
+          // A level of active cells whose level operator found each level
+          // DoF's active DoF: one visit a DoF instead of one a cell DoF.
+          // The level operator's owned cells hold every pair whose global
+          // or level DoF is owned here.
+          const Utilities::MPI::Partitioner &layout = *active->layout;
+          const std::size_t                  n_local =
+              layout.locally_owned_size() + layout.n_ghost_indices();
+          constexpr std::size_t grain = internal::entry_grain;
+          chunk_send.resize((n_local + grain - 1) / grain);
+          parallel_for_chunks(
+              n_local,
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
               {
-                cells[k]->get_dof_indices(global_indices);
-                const unsigned int index = cells[k]->index();
-                const unsigned int slot  = index < lattice_slot[l].size()
-                                               ? lattice_slot[l][index]
-                                               : not_in_lattice;
-                if (slot == not_in_lattice)
-                  cells[k]->get_mg_dof_indices(level_indices);
-                else
+                auto &send = chunk_send[begin / grain];
+                for (std::size_t i = begin; i < end; ++i)
+                  if (active->of_local[i] != numbers::invalid_dof_index)
+                    pair(active->of_local[i], layout.local_to_global(i), send);
+              });
+        }
+        else
+        {
+          const auto cells = internal::cells_on_level<
+              typename DoFHandler<dim>::active_cell_iterator>(
+              dof_handler,
+              l,
+              true,
+              [&](const auto &cell)
+              {
+                return !distributed || (cell->level_subdomain_id() !=
+                                            numbers::artificial_subdomain_id &&
+                                        cell->subdomain_id() !=
+                                            numbers::artificial_subdomain_id);
+              });
+          constexpr std::size_t grain = 1024;
+          chunk_send.resize((cells.size() + grain - 1) / grain);
+          parallel_for_chunks(
+              cells.size(),
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                std::vector<types::global_dof_index> global_indices(
+                    dofs_per_cell),
+                    level_indices(dofs_per_cell);
+                auto &send = chunk_send[begin / grain];
+                for (std::size_t k = begin; k < end; ++k)
                 {
-                  const types::global_dof_index *lattice =
-                      fine_global[l].data() +
-                      std::size_t(slot / max_children) * n_components * nfc;
-                  const unsigned int *of_dof =
-                      lattice_of_dof.data() +
-                      (slot % max_children) * dofs_per_cell;
-                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
-                    level_indices[i] = lattice[of_dof[i]];
-                }
-                for (unsigned int i = 0; i < dofs_per_cell; ++i)
-                {
-                  const types::global_dof_index g = global_indices[i],
-                                                m = level_indices[i];
-                  if (edge_dofs[l] != nullptr && edge_dofs[l]->is_element(m))
-                    continue;
-                  if (!global_range.contains(g))
-                    continue;
-                  mark(level_of_global[global_range.position(g)], m);
-                  if (level_range.contains(m))
-                    mark(global_of_level[level_range.position(m)], g);
+                  cells[k]->get_dof_indices(global_indices);
+                  const unsigned int index = cells[k]->index();
+                  const unsigned int slot  = index < lattice_slot[l].size()
+                                                 ? lattice_slot[l][index]
+                                                 : not_in_lattice;
+                  if (slot == not_in_lattice)
+                    cells[k]->get_mg_dof_indices(level_indices);
                   else
                   {
-                    send.push_back(g);
-                    send.push_back(m);
+                    const types::global_dof_index *lattice =
+                        fine_global[l].data() +
+                        std::size_t(slot / max_children) * n_components * nfc;
+                    const unsigned int *of_dof =
+                        lattice_of_dof.data() +
+                        (slot % max_children) * dofs_per_cell;
+                    for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                      level_indices[i] = lattice[of_dof[i]];
                   }
+                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                    pair(global_indices[i], level_indices[i], send);
                 }
-              }
-            });
+              });
+        }
         std::vector<types::global_dof_index> send;
-        for (std::size_t c = 0; c < n_chunks; ++c)
-          send.insert(send.end(), chunk_send[c].begin(), chunk_send[c].end());
+        for (const auto &chunk : chunk_send)
+          send.insert(send.end(), chunk.begin(), chunk.end());
         if (distributed && Utilities::MPI::n_mpi_processes(comm) > 1)
         {
           IndexSet query(owned_level.size());
@@ -731,39 +739,50 @@ namespace dealii
             Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) > 0;
         if (copy.partitioner != level_partitioners[l])
           copy_vectors[l].reinit(copy.partitioner);
-        internal::HostVector<unsigned int> to(to_level[l].size()),
-            to_source(to_level[l].size()), from(from_level[l].size()),
-            from_source(from_level[l].size());
-        parallel_for_chunks(
-            to.size(),
-            8192,
-            [&](const std::size_t begin, const std::size_t end)
-            {
-              for (std::size_t i = begin; i < end; ++i)
-              {
-                to[i]        = internal::local_index(*level_partitioners[l],
-                                              to_level[l][i].first);
-                to_source[i] = internal::local_index(*global_copy_partitioner,
-                                                     to_level[l][i].second);
-              }
-            });
-        parallel_for_chunks(
-            from.size(),
-            8192,
-            [&](const std::size_t begin, const std::size_t end)
-            {
-              for (std::size_t i = begin; i < end; ++i)
-              {
-                from[i]        = internal::local_index(*global_partitioner,
-                                                from_level[l][i].first);
-                from_source[i] = internal::local_index(*copy.partitioner,
-                                                       from_level[l][i].second);
-              }
-            });
-        copy.to_level.copy_from(to);
-        copy.to_level_source.copy_from(to_source);
-        copy.from_level.copy_from(from);
-        copy.from_level_source.copy_from(from_source);
+        // The pairs as they are, converted in kernels.
+        const auto convert =
+            [&](const internal::HostVector<internal::DoFPair> &pairs,
+                const Utilities::MPI::Partitioner             &first,
+                const Utilities::MPI::Partitioner             &second,
+                Array<unsigned int>                           &first_local,
+                Array<unsigned int>                           &second_local)
+        {
+          static_assert(sizeof(internal::DoFPair) ==
+                            2 * sizeof(types::global_dof_index),
+                        "DoFPair is two indices");
+          first_local.resize(pairs.size());
+          second_local.resize(pairs.size());
+          if (pairs.empty())
+            return;
+          Array<types::global_dof_index> global(2 * pairs.size());
+          Memory::copy_to_backend(Device::backend(),
+                                  global.data(),
+                                  pairs.data(),
+                                  global.size() *
+                                      sizeof(types::global_dof_index));
+          internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                     device_partitioners.view(first),
+                                     pairs.size(),
+                                     global.data(),
+                                     2,
+                                     first_local.data());
+          internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                     device_partitioners.view(second),
+                                     pairs.size(),
+                                     global.data() + 1,
+                                     2,
+                                     second_local.data());
+        };
+        convert(to_level[l],
+                *level_partitioners[l],
+                *global_copy_partitioner,
+                copy.to_level,
+                copy.to_level_source);
+        convert(from_level[l],
+                *global_partitioner,
+                *copy.partitioner,
+                copy.from_level,
+                copy.from_level_source);
       }
       setup_timer.stop();
     }

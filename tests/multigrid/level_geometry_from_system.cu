@@ -11,7 +11,12 @@
 // finest level from the system, the others (cells not active) from the
 // mapping; on the ball refined once more in a shell every level from the
 // mapping, since the system's field then has its own node numbering
-// (hanging nodes).
+// (hanging nodes). The multigrid built on the system operator copies
+// between the global vector and the levels as deal.II's
+// MGTransferMatrixFree does (its transfer reads the finest level's active
+// DoFs from that level's operator where the level took the system's
+// field, and visits the cells otherwise).
+#include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/operators/matrix_free_operator.h>
 #include <dealii-gpu/operators/operations.h>
 
@@ -20,6 +25,8 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/fe_q.h>
 #include <deal.II/fe/mapping_q.h>
+#include <deal.II/multigrid/mg_constrained_dofs.h>
+#include <deal.II/multigrid/mg_transfer_matrix_free.h>
 
 #include "../meshes.h"
 #include "../tests.h"
@@ -84,6 +91,70 @@ level_error(const Mapping<3>                 &mapping,
   gpu_dst.copy_locally_owned_data_to(from_gpu);
   from_gpu -= dst;
   return double(from_gpu.linfty_norm()) / double(dst.linfty_norm());
+}
+
+// Largest difference of copy_to_mg() and copy_from_mg() of the multigrid's
+// float transfer from deal.II's on pseudo-random vectors (copies: exact).
+double
+copy_error(const Mapping<3>    &mapping,
+           const DoFHandler<3> &dof_handler,
+           const GPU::MatrixFreeOperator<3, 2, 1, double, Operation> &system)
+{
+  GPU::MatrixFreeMultigrid<3, 2, 1, Operation> multigrid;
+  multigrid.initialize(
+      system, mapping, dof_handler, {0}, Operation{}, GPU::MultigridData());
+  const auto               &transfer = multigrid.get_transfer<float>();
+  dealii::MGConstrainedDoFs constrained;
+  constrained.initialize(dof_handler);
+  constrained.make_zero_boundary_constraints(dof_handler, {0});
+  dealii::MGTransferMatrixFree<3, float> reference(constrained);
+  reference.build(dof_handler);
+
+  const MPI_Comm  comm     = MPI_COMM_WORLD;
+  const IndexSet &owned    = dof_handler.locally_owned_dofs();
+  const auto      n_levels = dof_handler.get_triangulation().n_global_levels();
+  const auto      fill     = [](auto &v, const std::uint64_t seed)
+  {
+    const IndexSet set = v.locally_owned_elements();
+    for (unsigned int i = 0; i < v.locally_owned_size(); ++i)
+    {
+      std::uint64_t state = set.nth_index_in_set(i) * 977 + seed;
+      random_value(state);
+      v.local_element(i) = random_value(state) - 0.5;
+    }
+  };
+  LinearAlgebra::distributed::Vector<double> global(owned, comm);
+  fill(global, 11);
+  GPU::Vector<double> gpu_global(
+      std::make_shared<Utilities::MPI::Partitioner>(owned, comm));
+  gpu_global.copy_locally_owned_data_from(global);
+  MGLevelObject<LinearAlgebra::distributed::Vector<float>> levels(0,
+                                                                  n_levels - 1);
+  MGLevelObject<GPU::Vector<float>> gpu_levels(0, n_levels - 1);
+  reference.copy_to_mg(dof_handler, levels, global);
+  transfer.copy_to_mg(dof_handler, gpu_levels, gpu_global);
+  double error = 0;
+  for (unsigned int l = 0; l < n_levels; ++l)
+  {
+    LinearAlgebra::distributed::Vector<float> from_gpu(
+        dof_handler.locally_owned_mg_dofs(l), comm),
+        expected(dof_handler.locally_owned_mg_dofs(l), comm);
+    expected.copy_locally_owned_data_from(levels[l]);
+    gpu_levels[l].copy_locally_owned_data_to(from_gpu);
+    from_gpu -= expected;
+    error = std::max(error, double(from_gpu.linfty_norm()));
+    // New values on the levels for copy_from_mg.
+    fill(expected, 100 + l);
+    levels[l].reinit(expected);
+    levels[l] = expected;
+    gpu_levels[l].copy_locally_owned_data_from(expected);
+  }
+  LinearAlgebra::distributed::Vector<double> from_gpu(owned, comm);
+  reference.copy_from_mg(dof_handler, global, levels);
+  transfer.copy_from_mg(dof_handler, gpu_global, gpu_levels);
+  gpu_global.copy_locally_owned_data_to(from_gpu);
+  from_gpu -= global;
+  return std::max(error, from_gpu.linfty_norm());
 }
 
 void
@@ -177,6 +248,12 @@ check(const bool shell)
                     : "ERROR " + std::to_string(e_float))
             << std::endl;
   }
+  const double copies = Utilities::MPI::max(
+      copy_error(mapping, dof_handler, system), MPI_COMM_WORLD);
+  deallog << "  multigrid transfer's copy_to_mg and copy_from_mg against "
+             "deal.II's: "
+          << (copies == 0. ? "equal" : "ERROR " + std::to_string(copies))
+          << std::endl;
 }
 
 int

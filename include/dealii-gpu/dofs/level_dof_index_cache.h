@@ -3,6 +3,7 @@
 #ifndef dealii_gpu_dofs_level_dof_index_cache_h
 #define dealii_gpu_dofs_level_dof_index_cache_h
 
+#include <deal.II/base/partitioner.h>
 #include <deal.II/base/types.h>
 #include <deal.II/dofs/dof_handler.h>
 
@@ -52,13 +53,27 @@ namespace dealii
           }
         };
 
+        /**
+         * A level whose cells are all active (the finest of a uniform
+         * mesh): the active DoF of each of its local level indices (owned,
+         * then the ghosts of @p layout), invalid_dof_index where none. The
+         * level operator's field gather finds them (on the host threads)
+         * and the transfer's copies read them instead of visiting the
+         * cells again.
+         */
+        struct ActiveDoFs
+        {
+          std::shared_ptr<const Utilities::MPI::Partitioner> layout;
+          std::unique_ptr<types::global_dof_index[]>         of_local;
+        };
+
         /** Collects for @p dof_handler from construction to destruction. */
         class Scope
         {
         public:
           explicit Scope(const DoFHandler<dim> &dof_handler)
               : dof_handler(&dof_handler),
-                opened(registry().emplace(&dof_handler, Levels()).second)
+                opened(registry().emplace(&dof_handler, Kept()).second)
           {
           }
           // An inner scope for the same DoFHandler leaves the outer's.
@@ -98,17 +113,42 @@ namespace dealii
               dof_handler.get_triangulation().n_raw_cells(level), none);
           for (std::size_t c = 0; c < cells.size(); ++c)
             kept.row_of_cell[cells[c]->index()] = c;
-          kept.indices      = std::move(indices);
-          it->second[level] = std::move(kept);
+          kept.indices             = std::move(indices);
+          it->second.levels[level] = std::move(kept);
         }
 
-        /** Drop what is kept for @p dof_handler (its last reader is done);
-         *  the scope stays open. */
+        /** Keep the active DoFs of @p level (if collecting). */
+        static void keep_active_dofs(
+            const DoFHandler<dim> &dof_handler,
+            const unsigned int     level,
+            const std::shared_ptr<const Utilities::MPI::Partitioner> &layout,
+            std::unique_ptr<types::global_dof_index[]>              &&of_local)
+        {
+          const auto it = registry().find(&dof_handler);
+          if (it != registry().end())
+            it->second.active[level] = ActiveDoFs{layout, std::move(of_local)};
+        }
+
+        /** What keep_active_dofs() kept for @p level, or nullptr. */
+        static const ActiveDoFs *
+        find_active_dofs(const DoFHandler<dim> &dof_handler,
+                         const unsigned int     level)
+        {
+          const auto it = registry().find(&dof_handler);
+          if (it == registry().end())
+            return nullptr;
+          const auto on_level = it->second.active.find(level);
+          return on_level == it->second.active.end() ? nullptr
+                                                     : &on_level->second;
+        }
+
+        /** Drop the level indices kept for @p dof_handler (their last
+         *  reader is done; the active DoFs stay); the scope stays open. */
         static void release(const DoFHandler<dim> &dof_handler)
         {
           const auto it = registry().find(&dof_handler);
           if (it != registry().end())
-            it->second.clear();
+            it->second.levels.clear();
         }
 
         /** What is kept for @p level of @p dof_handler, or nullptr. */
@@ -118,18 +158,23 @@ namespace dealii
           const auto it = registry().find(&dof_handler);
           if (it == registry().end())
             return nullptr;
-          const auto on_level = it->second.find(level);
-          return on_level == it->second.end() ? nullptr : &on_level->second;
+          const auto on_level = it->second.levels.find(level);
+          return on_level == it->second.levels.end() ? nullptr
+                                                     : &on_level->second;
         }
 
       private:
         static constexpr unsigned int none = numbers::invalid_unsigned_int;
 
-        using Levels = std::map<unsigned int, Level>;
-
-        static std::map<const DoFHandler<dim> *, Levels> &registry()
+        struct Kept
         {
-          static std::map<const DoFHandler<dim> *, Levels> kept;
+          std::map<unsigned int, Level>      levels;
+          std::map<unsigned int, ActiveDoFs> active;
+        };
+
+        static std::map<const DoFHandler<dim> *, Kept> &registry()
+        {
+          static std::map<const DoFHandler<dim> *, Kept> kept;
           return kept;
         }
       };
