@@ -44,23 +44,20 @@ namespace dealii
       // give the same field as one. A node that another cell places
       // differently means a mapping that is not continuous, which is
       // refused; deal.II's MappingQ is continuous by construction, so only
-      // other mappings are checked, which needs every cell's positions.
-      // With @p keep_positions (or the check) @p positions keeps each
-      // cell's nodes' positions (lexicographic, dim numbers each), else it
-      // is left empty: at 1e8 DoFs it would take 10 GB. Large arrays are
-      // left uninitialized until the set-up threads fill them: zeroing
-      // gigabytes on one thread first would cost seconds.
+      // other mappings are checked, which needs every cell's positions
+      // (held only for the check: at 1e8 DoFs they take 10 GB; the points
+      // for coefficients are interpolated from the device's field). Large
+      // arrays are left uninitialized until the set-up threads fill them:
+      // zeroing gigabytes on one thread first would cost seconds.
       template <int dim, typename Number>
       void build_geometry_field(const Mapping<dim>              &mapping,
                                 const DoFInfo<dim>              &dof_info,
                                 const std::vector<unsigned int> &order,
                                 const bool                       nodes_are_dofs,
-                                const bool                       keep_positions,
                                 std::unique_ptr<double[]>       &field,
                                 std::size_t                     &field_size,
                                 std::vector<unsigned int>       &nodes,
-                                std::vector<Number>             &centers,
-                                std::unique_ptr<double[]>       &positions)
+                                std::vector<Number>             &centers)
       {
         const auto        &cells = dof_info.cells;
         const auto        &fe = cells.empty() ? nullptr : &cells[0]->get_fe();
@@ -73,7 +70,6 @@ namespace dealii
             partitioner.locally_owned_size() + partitioner.n_ghost_indices();
         field_size = nodes_are_dofs ? std::size_t(n_local) * dim : 0;
         nodes.resize(nodes_are_dofs ? 0 : std::size_t(n_cells) * n);
-        positions.reset();
         if (n_cells == 0)
         {
           field.reset(new double[field_size]());
@@ -94,8 +90,8 @@ namespace dealii
           system_index[i] =
               fe->component_to_system_index(0, dof_info.lexicographic[i]);
         const bool check = !CellSupportPoints<dim>::continuous(mapping);
-        if (keep_positions || check)
-          positions.reset(new double[std::size_t(n_cells) * n * dim]);
+        const std::unique_ptr<double[]> positions(
+            check ? new double[std::size_t(n_cells) * n * dim] : nullptr);
 
         // f(begin, end) on chunks of cells on the set-up threads.
         const auto for_cells = [&](const auto &f)

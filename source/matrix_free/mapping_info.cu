@@ -316,13 +316,32 @@ namespace dealii
         constexpr bool with_centers = points_relative_to_cell_centers<Number>();
         const bool keep_centers = with_centers && (keep_points || from_field);
 
-        // With the field: its nodes' positions, from which
-        // for_each_points_chunk() interpolates the quadrature points where
-        // they are asked for (no second pass of the mapping).
         const bool nodes_are_dofs =
             dof_info.n_components == 1 && dof_info.n_hanging_cells == 0;
-        if (from_field && !store_points &&
-            CellSupportPoints<dim>::continuous(mapping) &&
+        // With the field and store_points: the 1D matrices from its nodes
+        // to the quadrature points, by which for_each_points_chunk()
+        // interpolates the points where they are asked for, chunk by chunk
+        // on the device (no second pass of the mapping, no host copy).
+        const auto keep_points_from_field = [&]
+        {
+          if (!store_points || n_cells == 0)
+            return;
+          points_from_field            = true;
+          field_nodes_1d               = degree + 1;
+          n_q_points_1d                = n_q_1d;
+          const FiniteElement<dim> &fe = dof_info.cells[0]->get_fe();
+          std::vector<Point<1>>     nodes_1d(field_nodes_1d);
+          for (unsigned int i = 0; i < field_nodes_1d; ++i)
+            nodes_1d[i][0] =
+                fe.base_element(0)
+                    .get_unit_support_points()[dof_info.lexicographic[i]][0];
+          lagrange_matrices(nodes_1d,
+                            quadrature,
+                            field_values_1d,
+                            field_derivatives_1d,
+                            field_means_1d);
+        };
+        if (from_field && CellSupportPoints<dim>::continuous(mapping) &&
             source.mapping == &mapping)
         {
           // A level of active cells: the active cells' field holds its
@@ -349,6 +368,7 @@ namespace dealii
             gather_field<dim>(
                 source.field, indices.data(), n_local, geometry_field.data());
             cell_centers.copy_from(host_centers);
+            keep_points_from_field();
             timer.stop();
             return;
           }
@@ -366,12 +386,10 @@ namespace dealii
                                dof_info,
                                order,
                                nodes_are_dofs,
-                               store_points,
                                host_field,
                                field_size,
                                host_nodes,
-                               host_centers,
-                               field_positions);
+                               host_centers);
           geometry_field.resize(field_size);
           if (field_size > 0)
             Memory::copy_to_backend(geometry_field.backend(),
@@ -386,24 +404,7 @@ namespace dealii
                                 degree,
                                 nullptr,
                                 dof_info.partitioner};
-          if (store_points && n_cells > 0)
-          {
-            field_nodes_1d               = degree + 1;
-            n_q_points_1d                = n_q_1d;
-            const FiniteElement<dim> &fe = dof_info.cells[0]->get_fe();
-            std::vector<Point<1>>     nodes_1d(field_nodes_1d);
-            for (unsigned int i = 0; i < field_nodes_1d; ++i)
-              nodes_1d[i][0] =
-                  fe.base_element(0)
-                      .get_unit_support_points()[dof_info.lexicographic[i]][0];
-            lagrange_matrices(nodes_1d,
-                              quadrature,
-                              field_values_1d,
-                              field_derivatives_1d,
-                              field_means_1d);
-          }
-          else
-            field_positions.reset();
+          keep_points_from_field();
           timer.stop();
           return;
         }
@@ -584,7 +585,7 @@ namespace dealii
       void MappingInfo<dim, Number>::release_points()
       {
         quadrature_points.clear();
-        field_positions.reset();
+        points_from_field = false;
         field_values_1d.clear();
         field_derivatives_1d.clear();
         field_means_1d.clear();
@@ -595,7 +596,7 @@ namespace dealii
       {
         return (quadrature_points.size() ==
                     std::size_t(n_cells) * dim * n_q_points ||
-                field_positions != nullptr) &&
+                points_from_field) &&
                n_cells > 0;
       }
 
@@ -605,17 +606,19 @@ namespace dealii
                                    const unsigned int,
                                    const Point<dim> *,
                                    Number *)> &f,
-          Array<Number>                       *result) const
+          Array<Number>                       *result,
+          const NodeGather                    &gather_nodes) const
       {
         if (n_cells == 0)
           return;
         AssertThrow(has_points(), ExcInternalError());
+        AssertThrow(!points_from_field || gather_nodes, ExcInternalError());
         if (result != nullptr)
           AssertDimension(result->size(), std::size_t(n_cells) * n_q_points);
         const unsigned int n_q        = n_q_points;
         const Backend      backend    = quadrature_weights.backend();
         const bool         centers    = cell_centers.size() > 0;
-        const bool         from_field = field_positions != nullptr;
+        const bool         from_field = points_from_field;
         const unsigned int n_nodes =
             from_field ? Utilities::pow(field_nodes_1d, dim) : 0;
         // Chunks of about 32k points; each thread copies its chunks
@@ -626,8 +629,8 @@ namespace dealii
         const std::size_t n_chunks =
             (n_cells + cells_per_chunk - 1) / cells_per_chunk;
         const std::size_t max_points = std::size_t(cells_per_chunk) * n_q;
-        // With the field also the device's copy of a chunk's node
-        // positions and the points interpolated from them.
+        // With the field also a chunk's node positions, gathered from the
+        // field, and the points interpolated from them.
         struct Buffers
         {
           Buffers(const Backend     backend,
@@ -683,12 +686,7 @@ namespace dealii
                     quadrature_points.data() + std::size_t(first) * dim * n_q;
                 if (from_field)
                 {
-                  Memory::copy_to_backend(
-                      backend,
-                      buffers->nodes.data(),
-                      field_positions.get() +
-                          std::size_t(first) * n_nodes * dim,
-                      std::size_t(n) * n_nodes * dim * sizeof(double));
+                  gather_nodes(first, n, buffers->nodes.data());
                   interpolate_geometry<dim, Number>(
                       0,
                       n,

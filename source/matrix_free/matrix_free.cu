@@ -341,9 +341,7 @@ namespace dealii
                         quadrature,
                         geometry_storage,
                         (additional_data.mapping_update_flags &
-                         update_quadrature_points) != 0 &&
-                            (geometry_storage != GeometryStorage::field ||
-                             additional_data.keep_points_for_coefficients),
+                         update_quadrature_points) != 0,
                         setup_timer,
                         additional_data.geometry_source);
       }
@@ -520,6 +518,49 @@ namespace dealii
     MatrixFree<dim, Number>::get_geometry_field_source() const
     {
       return geometry.field_source();
+    }
+
+    namespace internal
+    {
+      namespace
+      {
+        // See MatrixFree::gather_field_nodes() (a free function: nvcc takes
+        // no device lambda in a private member).
+        template <int dim, typename Number>
+        void gather_field_nodes(const MatrixFreeData<dim, Number> &data,
+                                const unsigned int                 first,
+                                const unsigned int                 n,
+                                double                            *nodes)
+        {
+          const MatrixFreeData<dim, Number> d = data;
+          AssertThrow(d.geometry_field != nullptr, ExcInternalError());
+          const unsigned int n_nodes = Utilities::pow(d.fe_degree + 1, dim);
+          parallel_for(
+              "MatrixFree::gather_field_nodes",
+              std::size_t(n) * n_nodes,
+              [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t k)
+              {
+                const unsigned int cell = first + k / n_nodes;
+                const unsigned int i    = k % n_nodes;
+                const unsigned int node =
+                    (d.geometry_indices != nullptr
+                         ? d.geometry_indices[std::size_t(cell) * n_nodes + i]
+                         : cell_dof_entry(d, cell, i, d.fe_degree)) &
+                    ~constrained_dof_flag;
+                for (unsigned int c = 0; c < dim; ++c)
+                  nodes[k * dim + c] =
+                      d.geometry_field[std::size_t(node) * dim + c];
+              });
+        }
+      } // namespace
+    }   // namespace internal
+
+    template <int dim, typename Number>
+    void MatrixFree<dim, Number>::gather_field_nodes(const unsigned int first,
+                                                     const unsigned int n,
+                                                     double *nodes) const
+    {
+      internal::gather_field_nodes(data, first, n, nodes);
     }
 
     template <int dim, typename Number>

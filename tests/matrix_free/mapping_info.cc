@@ -74,6 +74,36 @@ compare(const Mapping<dim>        &mapping,
   info.JxW.copy_to(jxw);
   const bool              affine = info.affine_cells;
   std::vector<Point<dim>> points(order.size() * info.n_q_points);
+  // With the field: each cell's node positions from it, as GPU::MatrixFree
+  // gathers them on the device (the node list, or the DoF indices where
+  // the nodes are the DoFs), here on the host.
+  std::vector<unsigned int> node_list;
+  std::vector<double>       field;
+  info.geometry_indices.copy_to(node_list);
+  info.geometry_field.copy_to(field);
+  const unsigned int n_nodes = dof_info.lexicographic.size();
+  const auto         gather =
+      [&](const unsigned int first, const unsigned int n, double *nodes)
+  {
+    std::vector<double> host(std::size_t(n) * n_nodes * dim);
+    for (unsigned int c = 0; c < n; ++c)
+      for (unsigned int i = 0; i < n_nodes; ++i)
+      {
+        const unsigned int node =
+            node_list.empty() ? dof_info.indices[std::size_t(order[first + c]) *
+                                                     dof_info.dofs_per_cell +
+                                                 i] &
+                                    ~GPU::constrained_dof_flag
+                              : node_list[std::size_t(first + c) * n_nodes + i];
+        for (unsigned int d = 0; d < dim; ++d)
+          host[(std::size_t(c) * n_nodes + i) * dim + d] =
+              field[std::size_t(node) * dim + d];
+      }
+    GPU::Memory::copy_to_backend(info.quadrature_weights.backend(),
+                                 nodes,
+                                 host.data(),
+                                 host.size() * sizeof(double));
+  };
   info.for_each_points_chunk(
       [&](const unsigned int first,
           const unsigned int n,
@@ -84,7 +114,8 @@ compare(const Mapping<dim>        &mapping,
                   chunk + std::size_t(n) * info.n_q_points,
                   points.begin() + std::size_t(first) * info.n_q_points);
       },
-      nullptr);
+      nullptr,
+      gather);
 
   const Quadrature<dim> cell_quadrature(quadrature);
   const unsigned int    n_q = cell_quadrature.size();

@@ -1,6 +1,8 @@
 // GeometryStorage::automatic takes the mapping field exactly where one
 // thread per cell runs it (3D, one component, at most 27 points, no hanging
-// nodes, MappingQ(p <= k)) and stored Jacobians elsewhere; the names parse.
+// nodes, MappingQ(p <= k)) and stored Jacobians elsewhere; the field gives
+// the coefficients the same points; the names parse.
+#include <dealii-gpu/dofs/dof_renumbering.h>
 #include <dealii-gpu/matrix_free/matrix_free.h>
 
 #include <deal.II/base/quadrature_lib.h>
@@ -119,24 +121,63 @@ TEST(GeometryStorage, FieldKeepsNoDevicePointsForTheCoefficients)
                ExcMessage);
 }
 
-// Where only the kernels need the points (MatrixFreeOperator), the field
-// keeps no host positions at all: evaluate_coefficient() then says why it
-// cannot run instead of computing anything.
-TEST(GeometryStorage, FieldWithoutPointsForTheCoefficients)
+// The points evaluate_coefficient() sees with the field, gathered from it on
+// the device chunk by chunk, against those of stored Jacobians (the
+// mapping's support points interpolated per cell) on the curved ball: with
+// the DoFs as nodes (numbered plainly, and in structured blocks whose
+// indices the kernels compute) and with a node list (hanging nodes).
+TEST(GeometryStorage, FieldPointsForTheCoefficientsMatchTheMapping)
 {
-  const CubeDoFs                             cube(1, 2);
-  GPU::MatrixFree<3, double>::AdditionalData data(
-      update_gradients | update_JxW_values | update_quadrature_points);
-  data.geometry                     = GPU::GeometryStorage::field;
-  data.keep_points_for_coefficients = false;
-  GPU::MatrixFree<3, double> matrix_free;
-  matrix_free.reinit(
-      MappingQ<3>(2), cube.dof_handler, cube.constraints, QGauss<1>(3), data);
-  EXPECT_EQ(matrix_free.get_geometry_storage(), GPU::GeometryStorage::field);
-  GPU::Array<double> values;
-  EXPECT_THROW(matrix_free.evaluate_coefficient(
-                   [](const Point<3> &p) { return p[0]; }, values),
-               ExcMessage);
+  for (const unsigned int variant : {0u, 1u, 2u})
+  {
+    Triangulation<3> tria;
+    GridGenerator::hyper_ball(tria);
+    // Twice: a Q2 block of 2^3 cells would save too little to be taken.
+    tria.refine_global(2);
+    if (variant == 2)
+    {
+      tria.begin_active()->set_refine_flag();
+      tria.execute_coarsening_and_refinement();
+    }
+    const FE_Q<3> fe(2);
+    DoFHandler<3> dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    if (variant == 1)
+      GPU::DoFRenumbering::block_lexicographic(dof_handler, 0);
+    AffineConstraints<double> constraints;
+    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
+    constraints.close();
+    const MappingQ<3> mapping(2);
+    const auto        values =
+        [&](const GPU::GeometryStorage geometry, unsigned int &n_structured)
+    {
+      GPU::MatrixFree<3, double>::AdditionalData data(
+          update_gradients | update_JxW_values | update_quadrature_points);
+      data.geometry = geometry;
+      GPU::MatrixFree<3, double> matrix_free;
+      matrix_free.reinit(mapping, dof_handler, constraints, QGauss<1>(3), data);
+      n_structured = matrix_free.n_structured_cells();
+      GPU::Array<double> coefficient;
+      matrix_free.evaluate_coefficient(
+          [](const Point<3> &p)
+          { return std::sin(3. * p[0]) + p[1] * p[2] + p[2]; },
+          coefficient);
+      std::vector<double> host;
+      coefficient.copy_to(host);
+      return host;
+    };
+    unsigned int              n_structured = 0, unused = 0;
+    const std::vector<double> field =
+        values(GPU::GeometryStorage::field, n_structured);
+    const std::vector<double> stored =
+        values(GPU::GeometryStorage::jacobians, unused);
+    ASSERT_EQ(field.size(), stored.size());
+    ASSERT_EQ(field.size(), tria.n_active_cells() * 27u);
+    EXPECT_EQ(n_structured > 0, variant == 1) << "variant " << variant;
+    for (std::size_t i = 0; i < field.size(); ++i)
+      ASSERT_NEAR(field[i], stored[i], 1e-12)
+          << "variant " << variant << ", point " << i;
+  }
 }
 
 TEST(GeometryStorage, NamesRoundTrip)

@@ -86,28 +86,36 @@ namespace dealii
         void clear();
 
         /** Whether the quadrature points are kept (stored, or with the
-         *  field: each cell's node positions on the host, from which
-         *  for_each_points_chunk() interpolates them). */
+         *  field: interpolated from it by for_each_points_chunk()). */
         bool has_points() const;
 
         /** Free what has_points() tells of. */
         void release_points();
+
+        /** gather(first, n, nodes) writes the field's positions at the
+         *  nodes of cells first, ..., first + n - 1 to the backend array
+         *  nodes ([(cell - first) * n_nodes + i] * dim + d, nodes
+         *  lexicographic): GPU::MatrixFree knows each cell's nodes. */
+        using NodeGather = std::function<void(
+            const unsigned int, const unsigned int, double *)>;
 
         /**
          * Calls f(first, n, points, values) for chunks of consecutive cells
          * from the set-up threads at once (f must be safe to call
          * concurrently): points holds the quadrature points of cells
          * first, ..., first + n - 1 (n_q_points each), copied from the
-         * device (with the field: interpolated there from the cells' node
-         * positions chunk by chunk, never stored whole). What f writes to
-         * values (as many numbers as points) goes to @p result at [first *
-         * n_q_points] where @p result is given (sized n_cells * n_q_points).
+         * device (with the field: interpolated there chunk by chunk from
+         * the nodes @p gather_nodes gives, never stored whole). What f
+         * writes to values (as many numbers as points) goes to @p result at
+         * [first * n_q_points] where @p result is given (sized n_cells *
+         * n_q_points).
          */
         void for_each_points_chunk(const std::function<void(const unsigned int,
                                                             const unsigned int,
                                                             const Point<dim> *,
                                                             Number *)> &f,
-                                   Array<Number> *result) const;
+                                   Array<Number>                       *result,
+                                   const NodeGather &gather_nodes = {}) const;
 
         std::size_t memory_consumption() const;
 
@@ -129,13 +137,12 @@ namespace dealii
         Array<Number>       quadrature_weights;
 
       private:
-        // GeometryStorage::field with store_points: each cell's node
-        // positions (host, [(cell n_nodes + i) dim + d]) and the 1D
-        // Lagrange matrices from the nodes to the quadrature points (device),
-        // for for_each_points_chunk(). Kernels that need points compute them
+        // GeometryStorage::field with store_points: the 1D Lagrange
+        // matrices from the nodes to the quadrature points (device), for
+        // for_each_points_chunk(). Kernels that need points compute them
         // from the field, so only coefficients evaluated on the host use
-        // these, and a device array of all points is never built.
-        std::unique_ptr<double[]> field_positions;
+        // these, and an array of all points is never built.
+        bool points_from_field = false;
         // What field_source() tells of, but the array.
         GeometryFieldSource<dim> source_of_levels;
         Array<double> field_values_1d, field_derivatives_1d, field_means_1d;

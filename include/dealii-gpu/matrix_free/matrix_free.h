@@ -364,12 +364,6 @@ namespace dealii
         GeometryStorage geometry;
         /** One thread per quadrature point or per cell (see CellThreads). */
         CellThreads cell_threads = CellThreads::automatic;
-        /** With GeometryStorage::field and update_quadrature_points: keep
-         * each cell's node positions on the host for evaluate_coefficient()
-         * until release_quadrature_points(). false where only the kernels
-         * need the points (they interpolate them from the field): at Q2 81
-         * bytes a DoF less at the set-up's peak. */
-        bool keep_points_for_coefficients = true;
         /** A multigrid level with GeometryStorage::field: the active
          *  cells' field of a MatrixFree on the same DoFHandler and mapping
          *  (get_geometry_field_source()). Where every level cell is active
@@ -472,10 +466,10 @@ namespace dealii
        * Free what update_quadrature_points kept for evaluate_coefficient()
        * where the kernels do not read it: with GeometryStorage::field
        * (FEEvaluation::quadrature_point() computes the points from the
-       * field) each cell's node positions on the host, from which
-       * evaluate_coefficient() interpolates the points on the device chunk
-       * by chunk; with the other forms the stored points stay. Call after
-       * the coefficients are evaluated.
+       * field; evaluate_coefficient() interpolates them from it on the
+       * device, chunk by chunk) only the small 1D matrices that do it, and
+       * evaluate_coefficient() is refused afterwards; with the other forms
+       * the stored points stay. Call after the coefficients are evaluated.
        */
       void release_quadrature_points();
 
@@ -561,6 +555,13 @@ namespace dealii
       internal::GeometryFieldSource<dim> get_geometry_field_source() const;
 
     private:
+      // The mapping field at the nodes of cells first, ..., first + n - 1,
+      // [((cell - first) * n_nodes + i) * dim + d] (a backend array), for
+      // the points of evaluate_coefficient().
+      void gather_field_nodes(const unsigned int first,
+                              const unsigned int n,
+                              double            *nodes) const;
+
       MatrixFreeData<dim, Number>                        data;
       std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
       Array<unsigned int>                                dof_indices;
@@ -671,7 +672,9 @@ namespace dealii
             for (std::size_t i = 0; i < std::size_t(n) * data.n_q_points; ++i)
               result[i] = coefficient(points[i]);
           },
-          &values);
+          &values,
+          [this](const unsigned int first, const unsigned int n, double *nodes)
+          { gather_field_nodes(first, n, nodes); });
     }
 
     template <int dim, typename Number>

@@ -152,9 +152,6 @@ namespace dealii
               additional_data.geometry);
           data.cell_threads    = additional_data.cell_threads;
           data.geometry_source = additional_data.geometry_source;
-          // The kernels compute the points from the mapping field: no host
-          // copies of them, not even for the set-up.
-          data.keep_points_for_coefficients = false;
           matrix_free.reinit(
               mapping, dof_handler, constraints, quadrature, data);
           setup_timer = matrix_free.get_setup_timer();
