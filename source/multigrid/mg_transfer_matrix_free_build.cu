@@ -548,8 +548,43 @@ namespace dealii
       const IndexSet &owned_global = dof_handler.locally_owned_dofs();
       const internal::OwnedRange           global_range(owned_global);
       std::vector<types::global_dof_index> global_ghosts;
-      std::vector<internal::HostVector<internal::DoFPair>> to_level(n_levels),
-          from_level(n_levels);
+      std::vector<internal::HostVector<internal::DoFPair>> to_level(n_levels);
+      copies.resize(n_levels);
+      copy_vectors.resize(n_levels);
+      // The pairs as they are, converted in kernels.
+      const auto convert =
+          [&](const internal::HostVector<internal::DoFPair> &pairs,
+              const Utilities::MPI::Partitioner             &first,
+              const Utilities::MPI::Partitioner             &second,
+              Array<unsigned int>                           &first_local,
+              Array<unsigned int>                           &second_local)
+      {
+        static_assert(sizeof(internal::DoFPair) ==
+                          2 * sizeof(types::global_dof_index),
+                      "DoFPair is two indices");
+        first_local.resize(pairs.size());
+        second_local.resize(pairs.size());
+        if (pairs.empty())
+          return;
+        Array<types::global_dof_index> global(2 * pairs.size());
+        Memory::copy_to_backend(Device::backend(),
+                                global.data(),
+                                pairs.data(),
+                                global.size() *
+                                    sizeof(types::global_dof_index));
+        internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                   device_partitioners.view(first),
+                                   pairs.size(),
+                                   global.data(),
+                                   2,
+                                   first_local.data());
+        internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                   device_partitioners.view(second),
+                                   pairs.size(),
+                                   global.data() + 1,
+                                   2,
+                                   second_local.data());
+      };
       // Each owned global DoF's level DoF and each owned level DoF's
       // global one, marked by the threads (a DoF shared by cells gets the
       // same partner from each); the pairs then come out in order.
@@ -702,8 +737,36 @@ namespace dealii
             }
         }
         AssertThrow(!inconsistent, ExcInternalError());
-        internal::append_marked(
-            level_of_global.get(), owned_global, unset, from_level[l]);
+        // The copies from the global vector to this level at once (their
+        // partitioners are known by now), so that the host holds one
+        // level's list of them, not all levels': 0.9 GB at 1.2e8 DoFs.
+        {
+          internal::HostVector<internal::DoFPair> from_level;
+          internal::append_marked(
+              level_of_global.get(), owned_global, unset, from_level);
+          LevelCopy &copy = copies[l];
+          // Only the level DoFs owned elsewhere (partitioner_with_ghosts
+          // would drop the others, on one thread).
+          std::vector<types::global_dof_index> level_ghosts;
+          internal::append_not_owned(
+              owned_level,
+              from_level.size(),
+              [&](const std::size_t i) { return from_level[i].second; },
+              level_ghosts);
+          copy.partitioner = internal::partitioner_with_ghosts(
+              owned_level, level_ghosts, level_partitioners[l], comm);
+          // Ghost exchanges are collective: decided alike on all ranks.
+          copy.needs_ghosts =
+              Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) >
+              0;
+          if (copy.partitioner != level_partitioners[l])
+            copy_vectors[l].reinit(copy.partitioner);
+          convert(from_level,
+                  *global_partitioner,
+                  *copy.partitioner,
+                  copy.from_level,
+                  copy.from_level_source);
+        }
         internal::append_marked(
             global_of_level.get(), owned_level, unset, to_level[l]);
       }
@@ -716,73 +779,14 @@ namespace dealii
         global_copy_vector.reinit(global_copy_partitioner);
 
       setup_timer.start("copy indices");
-      copies.resize(n_levels);
-      copy_vectors.resize(n_levels);
       for (unsigned int l = 0; l < n_levels; ++l)
       {
-        LevelCopy &copy = copies[l];
-        // Only the level DoFs owned elsewhere (partitioner_with_ghosts
-        // would drop the others, on one thread).
-        std::vector<types::global_dof_index> level_ghosts;
-        internal::append_not_owned(
-            dof_handler.locally_owned_mg_dofs(l),
-            from_level[l].size(),
-            [&](const std::size_t i) { return from_level[l][i].second; },
-            level_ghosts);
-        copy.partitioner = internal::partitioner_with_ghosts(
-            dof_handler.locally_owned_mg_dofs(l),
-            level_ghosts,
-            level_partitioners[l],
-            comm);
-        // Ghost exchanges are collective: decided alike on all ranks.
-        copy.needs_ghosts =
-            Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) > 0;
-        if (copy.partitioner != level_partitioners[l])
-          copy_vectors[l].reinit(copy.partitioner);
-        // The pairs as they are, converted in kernels.
-        const auto convert =
-            [&](const internal::HostVector<internal::DoFPair> &pairs,
-                const Utilities::MPI::Partitioner             &first,
-                const Utilities::MPI::Partitioner             &second,
-                Array<unsigned int>                           &first_local,
-                Array<unsigned int>                           &second_local)
-        {
-          static_assert(sizeof(internal::DoFPair) ==
-                            2 * sizeof(types::global_dof_index),
-                        "DoFPair is two indices");
-          first_local.resize(pairs.size());
-          second_local.resize(pairs.size());
-          if (pairs.empty())
-            return;
-          Array<types::global_dof_index> global(2 * pairs.size());
-          Memory::copy_to_backend(Device::backend(),
-                                  global.data(),
-                                  pairs.data(),
-                                  global.size() *
-                                      sizeof(types::global_dof_index));
-          internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
-                                     device_partitioners.view(first),
-                                     pairs.size(),
-                                     global.data(),
-                                     2,
-                                     first_local.data());
-          internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
-                                     device_partitioners.view(second),
-                                     pairs.size(),
-                                     global.data() + 1,
-                                     2,
-                                     second_local.data());
-        };
         convert(to_level[l],
                 *level_partitioners[l],
                 *global_copy_partitioner,
-                copy.to_level,
-                copy.to_level_source);
-        convert(from_level[l],
-                *global_partitioner,
-                *copy.partitioner,
-                copy.from_level,
-                copy.from_level_source);
+                copies[l].to_level,
+                copies[l].to_level_source);
+        to_level[l] = {};
       }
       setup_timer.stop();
     }
