@@ -27,6 +27,12 @@ namespace dealii
 
   namespace GPU
   {
+    namespace internal
+    {
+      class DevicePartitioners;
+      struct TransferLattices;
+    } // namespace internal
+
     /** The element or mesh is not supported by GPU::MGTransferMatrixFree. */
     DeclException1(ExcNotSupportedByMGTransfer,
                    std::string,
@@ -200,6 +206,13 @@ namespace dealii
         // Whether any rank reads ghost entries of the level vector.
         bool needs_ghosts = false;
       };
+
+      // build()'s last steps: the copies between the global vector and
+      // the levels, from the children's lattices of its first.
+      void build_copies(const DoFHandler<dim, dim>          &dof_handler,
+                        const internal::TransferLattices    &lattices,
+                        const std::vector<const IndexSet *> &edge_dofs,
+                        internal::DevicePartitioners &device_partitioners);
 
       // The vector the transfer reads level @p level from: @p v itself if
       // it has the transfer's layout, else a ghosted copy.

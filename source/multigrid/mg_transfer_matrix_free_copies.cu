@@ -1,0 +1,299 @@
+// GPU::MGTransferMatrixFree::build()'s copies between the global vector
+// and the levels: the (global, level) pairs of each level's active cells
+// found on the host threads, exchanged between the ranks and converted to
+// local indices in kernels.
+#include <dealii-gpu/base/setup_timer.h>
+#include <dealii-gpu/dofs/level_dof_index_cache.h>
+#include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
+
+#include <deal.II/base/mpi.h>
+#include <deal.II/distributed/tria_base.h>
+#include <deal.II/dofs/dof_handler.h>
+
+#include "../lac/device_partitioner.h"
+#include "mg_transfer_build.h"
+#include <atomic>
+#include <map>
+#include <vector>
+
+namespace dealii
+{
+  namespace GPU
+  {
+    template <int dim, typename Number>
+    void MGTransferMatrixFree<dim, Number>::build_copies(
+        const DoFHandler<dim, dim>          &dof_handler,
+        const internal::TransferLattices    &lattices,
+        const std::vector<const IndexSet *> &edge_dofs,
+        internal::DevicePartitioners        &device_partitioners)
+    {
+      const Triangulation<dim> &tria = dof_handler.get_triangulation();
+      const MPI_Comm            comm = tria.get_communicator();
+      const bool                distributed =
+          dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria) !=
+          nullptr;
+      const unsigned int dofs_per_cell = lattices.dofs_per_cell;
+      // Copies between the global vector and the levels: the pairs (global,
+      // level) of the active cells of each level, refinement-edge DoFs left
+      // out. The owner of the global DoF copies to it; the owner of the
+      // level DoF copies to that, getting the pairs it cannot see from the
+      // global owners (as deal.II's MGLevelGlobalTransfer does).
+      setup_timer.start("copy pairs");
+      global_partitioner = std::make_shared<Utilities::MPI::Partitioner>(
+          dof_handler.locally_owned_dofs(),
+          IndexSet(dof_handler.n_dofs()),
+          comm);
+      const IndexSet &owned_global = dof_handler.locally_owned_dofs();
+      const internal::OwnedRange           global_range(owned_global);
+      std::vector<types::global_dof_index> global_ghosts;
+      std::vector<internal::HostVector<internal::DoFPair>> to_level(n_levels);
+      copies.resize(n_levels);
+      copy_vectors.resize(n_levels);
+      // The pairs as they are, converted in kernels.
+      const auto convert =
+          [&](const internal::HostVector<internal::DoFPair> &pairs,
+              const Utilities::MPI::Partitioner             &first,
+              const Utilities::MPI::Partitioner             &second,
+              Array<unsigned int>                           &first_local,
+              Array<unsigned int>                           &second_local)
+      {
+        static_assert(sizeof(internal::DoFPair) ==
+                          2 * sizeof(types::global_dof_index),
+                      "DoFPair is two indices");
+        first_local.resize(pairs.size());
+        second_local.resize(pairs.size());
+        if (pairs.empty())
+          return;
+        Array<types::global_dof_index> global(2 * pairs.size());
+        Memory::copy_to_backend(Device::backend(),
+                                global.data(),
+                                pairs.data(),
+                                global.size() *
+                                    sizeof(types::global_dof_index));
+        internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                   device_partitioners.view(first),
+                                   pairs.size(),
+                                   global.data(),
+                                   2,
+                                   first_local.data());
+        internal::to_local_indices("GPU::MGTransferMatrixFree (copies)",
+                                   device_partitioners.view(second),
+                                   pairs.size(),
+                                   global.data() + 1,
+                                   2,
+                                   second_local.data());
+      };
+      // Each owned global DoF's level DoF and each owned level DoF's
+      // global one, marked by the threads (a DoF shared by cells gets the
+      // same partner from each); the pairs then come out in order.
+      // level_of_global serves all levels: reading a level's pairs out
+      // resets its marks.
+      const types::global_dof_index unset = numbers::invalid_dof_index;
+      const auto                    level_of_global =
+          internal::atomic_array(owned_global.n_elements(), unset);
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
+        const internal::OwnedRange level_range(owned_level);
+        const auto                 global_of_level =
+            internal::atomic_array(owned_level.n_elements(), unset);
+
+        std::atomic<bool> inconsistent(false);
+        const auto mark = [&](std::atomic<types::global_dof_index> &entry,
+                              const types::global_dof_index         value)
+        {
+          // Most DoFs are met by several cells: a load spares the locked
+          // exchange of those already marked.
+          if (entry.load(std::memory_order_relaxed) == value)
+            return;
+          const auto old = entry.exchange(value, std::memory_order_relaxed);
+          if (old != unset && old != value)
+            inconsistent = true;
+        };
+        // The pair of global DoF g and level DoF m; level DoFs owned
+        // elsewhere go to @p send.
+        const auto pair = [&](const types::global_dof_index         g,
+                              const types::global_dof_index         m,
+                              std::vector<types::global_dof_index> &send)
+        {
+          if (edge_dofs[l] != nullptr && edge_dofs[l]->is_element(m))
+            return;
+          if (!global_range.contains(g))
+            return;
+          mark(level_of_global[global_range.position(g)], m);
+          if (level_range.contains(m))
+            mark(global_of_level[level_range.position(m)], g);
+          else
+          {
+            send.push_back(g);
+            send.push_back(m);
+          }
+        };
+        // The sends per chunk, in the order of the chunks (the same list
+        // on any number of threads).
+        std::vector<std::vector<types::global_dof_index>> chunk_send;
+        const auto                                       *active =
+            internal::LevelDoFIndexCache<dim>::find_active_dofs(dof_handler, l);
+        if (active != nullptr && active->layout == level_partitioners[l])
+        {
+          // A level of active cells whose level operator found each level
+          // DoF's active DoF: one visit a DoF instead of one a cell DoF.
+          // The level operator's owned cells hold every pair whose global
+          // or level DoF is owned here.
+          const Utilities::MPI::Partitioner &layout = *active->layout;
+          const std::size_t                  n_local =
+              layout.locally_owned_size() + layout.n_ghost_indices();
+          constexpr std::size_t grain = internal::entry_grain;
+          chunk_send.resize((n_local + grain - 1) / grain);
+          parallel_for_chunks(
+              n_local,
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                auto &send = chunk_send[begin / grain];
+                for (std::size_t i = begin; i < end; ++i)
+                  if (active->of_local[i] != numbers::invalid_dof_index)
+                    pair(active->of_local[i], layout.local_to_global(i), send);
+              });
+        }
+        else
+        {
+          const auto cells = internal::cells_on_level<
+              typename DoFHandler<dim>::active_cell_iterator>(
+              dof_handler,
+              l,
+              true,
+              [&](const auto &cell)
+              {
+                return !distributed || (cell->level_subdomain_id() !=
+                                            numbers::artificial_subdomain_id &&
+                                        cell->subdomain_id() !=
+                                            numbers::artificial_subdomain_id);
+              });
+          constexpr std::size_t grain = 1024;
+          chunk_send.resize((cells.size() + grain - 1) / grain);
+          parallel_for_chunks(
+              cells.size(),
+              grain,
+              [&](const std::size_t begin, const std::size_t end)
+              {
+                std::vector<types::global_dof_index> global_indices(
+                    dofs_per_cell),
+                    level_indices(dofs_per_cell);
+                auto &send = chunk_send[begin / grain];
+                for (std::size_t k = begin; k < end; ++k)
+                {
+                  cells[k]->get_dof_indices(global_indices);
+                  if (!lattices.level_dofs(
+                          l, cells[k]->index(), level_indices.data()))
+                    cells[k]->get_mg_dof_indices(level_indices);
+                  for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                    pair(global_indices[i], level_indices[i], send);
+                }
+              });
+        }
+        std::vector<types::global_dof_index> send;
+        for (const auto &chunk : chunk_send)
+          send.insert(send.end(), chunk.begin(), chunk.end());
+        if (distributed && Utilities::MPI::n_mpi_processes(comm) > 1)
+        {
+          IndexSet query(owned_level.size());
+          for (std::size_t i = 1; i < send.size(); i += 2)
+            query.add_index(send[i]);
+          const std::vector<unsigned int> owners =
+              Utilities::MPI::compute_index_owner(owned_level, query, comm);
+          std::map<unsigned int, std::vector<types::global_dof_index>> messages;
+          for (std::size_t i = 0; i < send.size(); i += 2)
+          {
+            auto &message =
+                messages[owners[query.index_within_set(send[i + 1])]];
+            message.push_back(send[i]);
+            message.push_back(send[i + 1]);
+          }
+          for (const auto &received :
+               Utilities::MPI::some_to_some(comm, messages))
+            for (std::size_t i = 0; i < received.second.size(); i += 2)
+            {
+              mark(global_of_level[owned_level.index_within_set(
+                       received.second[i + 1])],
+                   received.second[i]);
+              global_ghosts.push_back(received.second[i]);
+            }
+        }
+        AssertThrow(!inconsistent, ExcInternalError());
+        // The copies from the global vector to this level at once (their
+        // partitioners are known by now), so that the host holds one
+        // level's list of them, not all levels': 0.9 GB at 1.2e8 DoFs.
+        {
+          internal::HostVector<internal::DoFPair> from_level;
+          internal::append_marked(
+              level_of_global.get(), owned_global, unset, from_level);
+          LevelCopy &copy = copies[l];
+          // Only the level DoFs owned elsewhere (partitioner_with_ghosts
+          // would drop the others, on one thread).
+          std::vector<types::global_dof_index> level_ghosts;
+          internal::append_not_owned(
+              owned_level,
+              from_level.size(),
+              [&](const std::size_t i) { return from_level[i].second; },
+              level_ghosts);
+          copy.partitioner = internal::partitioner_with_ghosts(
+              owned_level, level_ghosts, level_partitioners[l], comm);
+          // Ghost exchanges are collective: decided alike on all ranks.
+          copy.needs_ghosts =
+              Utilities::MPI::max(copy.partitioner->n_ghost_indices(), comm) >
+              0;
+          if (copy.partitioner != level_partitioners[l])
+            copy_vectors[l].reinit(copy.partitioner);
+          convert(from_level,
+                  *global_partitioner,
+                  *copy.partitioner,
+                  copy.from_level,
+                  copy.from_level_source);
+        }
+        internal::append_marked(
+            global_of_level.get(), owned_level, unset, to_level[l]);
+      }
+      global_copy_partitioner = internal::partitioner_with_ghosts(
+          owned_global, global_ghosts, nullptr, comm);
+      global_copy_needs_ghosts =
+          Utilities::MPI::max(global_copy_partitioner->n_ghost_indices(),
+                              comm) > 0;
+      if (global_copy_needs_ghosts)
+        global_copy_vector.reinit(global_copy_partitioner);
+
+      setup_timer.start("copy indices");
+      for (unsigned int l = 0; l < n_levels; ++l)
+      {
+        convert(to_level[l],
+                *level_partitioners[l],
+                *global_copy_partitioner,
+                copies[l].to_level,
+                copies[l].to_level_source);
+        to_level[l] = {};
+      }
+      setup_timer.stop();
+    }
+
+    template void MGTransferMatrixFree<2, float>::build_copies(
+        const DoFHandler<2, 2> &,
+        const internal::TransferLattices &,
+        const std::vector<const IndexSet *> &,
+        internal::DevicePartitioners &);
+    template void MGTransferMatrixFree<2, double>::build_copies(
+        const DoFHandler<2, 2> &,
+        const internal::TransferLattices &,
+        const std::vector<const IndexSet *> &,
+        internal::DevicePartitioners &);
+    template void MGTransferMatrixFree<3, float>::build_copies(
+        const DoFHandler<3, 3> &,
+        const internal::TransferLattices &,
+        const std::vector<const IndexSet *> &,
+        internal::DevicePartitioners &);
+    template void MGTransferMatrixFree<3, double>::build_copies(
+        const DoFHandler<3, 3> &,
+        const internal::TransferLattices &,
+        const std::vector<const IndexSet *> &,
+        internal::DevicePartitioners &);
+  } // namespace GPU
+} // namespace dealii
