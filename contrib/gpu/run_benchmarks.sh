@@ -28,6 +28,8 @@
 # time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs),
 # time-to-solution-mps (the same, helmholtz at 5.7e7 and multigrid_solve
 # at 1.2e8 DoFs on RANKS=16 ranks sharing the GPU through MPS),
+# multigrid-cpu-large (deal.II's multigrid on 16 CPU ranks at 1.2e8 DoFs,
+# ML AMG at Q2 up to 1.5e7),
 # element-integration element-integration-cpu (element matrices, CSR
 # assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks)
 # element-integration-strategies (per point against reference tensor on
@@ -274,6 +276,18 @@ for step in "$@"; do
           echo "multigrid-cpu Q$degree $solver: rc=$?"
           mv multigrid_solve_cpu.csv "$out/cpu_q${degree}_$solver.csv"
         done
+      done ;;
+    multigrid-cpu-large)
+      # deal.II's CPU multigrid at 1.18e8 DoFs (Q2 and Q4, 16 ranks), the
+      # comparison of time-to-solution-mps; ML AMG at Q2 up to 1.47e7 DoFs
+      # (35 GB of host memory there: 1.18e8 would need about 280 GB).
+      for args in "--degree=2 --refinements=7 --solver=gmg" \
+          "--degree=4 --refinements=6 --solver=gmg" \
+          "--degree=2 --refinements=5,6 --solver=amg"; do
+        name=cpu_large_q${args:9:1}_${args: -3}
+        mpirun -np 16 --bind-to core "$app/bin/multigrid_solve_cpu" $args > "$out/$name.txt" 2>&1
+        echo "multigrid-cpu-large $args: rc=$?"
+        mv multigrid_solve_cpu.csv "$out/$name.csv"
       done ;;
     setup)
       # Set-up split (doc/benchmarks.md, set-up): multigrid_solve Q2 and Q4

@@ -5,7 +5,7 @@
 # repository root after contrib/gpu/pack.sh. Logs go to /tmp/gpu-out; the
 # summary and one archive of all logs (gpu-test-logs.tar.gz) go to $OUT.
 #   SANITIZE=1 also runs compute-sanitizer (memcheck, racecheck) on the team
-#   kernel, vector and matrix-free tests (SANITIZE_TESTS="area/name ..."
+#   kernel, vector, matrix-free and transfer tests (SANITIZE_TESTS="area/name ..."
 #   picks others).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -88,7 +88,7 @@ done
 
 if [ "${SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
-    for test in ${SANITIZE_TESTS:-base/team_kernels lac/vector_operations matrix_free/laplace_vs_cpu matrix_free/diagonal_vs_cpu matrix_free/laplace_vs_sparse_matrix matrix_free/hanging_nodes_vs_cpu}; do
+    for test in ${SANITIZE_TESTS:-base/team_kernels lac/vector_operations matrix_free/laplace_vs_cpu matrix_free/diagonal_vs_cpu matrix_free/laplace_vs_sparse_matrix matrix_free/hanging_nodes_vs_cpu multigrid/transfer_vs_cpu multigrid/level_geometry_from_system}; do
       dir=$(mktemp -d)
       (cd "$dir" && compute-sanitizer --tool $tool --error-exitcode 9 "$app/bin/$test" < /dev/null > "$logs/sanitizer_${tool}_${test//\//_}.log" 2>&1); rc=$?
       if [ $rc = 0 ]; then result=passed; passed=$((passed + 1)); else result=FAILED; failed=$((failed + 1)); fi
