@@ -99,6 +99,10 @@ namespace dealii
             internal::atomic_array(owned_level.n_elements(), unset);
 
         std::atomic<bool> inconsistent(false);
+        // Whether this level marked any global DoF: levels without active
+        // cells here (the coarse ones of a uniform mesh) skip the scan of
+        // all owned global DoFs below.
+        std::atomic<bool> marked_global(false);
         const auto mark = [&](std::atomic<types::global_dof_index> &entry,
                               const types::global_dof_index         value)
         {
@@ -121,6 +125,8 @@ namespace dealii
           if (!global_range.contains(g))
             return;
           mark(level_of_global[global_range.position(g)], m);
+          if (!marked_global.load(std::memory_order_relaxed))
+            marked_global.store(true, std::memory_order_relaxed);
           if (level_range.contains(m))
             mark(global_of_level[level_range.position(m)], g);
           else
@@ -226,8 +232,9 @@ namespace dealii
         // level's list of them, not all levels': 0.9 GB at 1.2e8 DoFs.
         {
           internal::HostVector<internal::DoFPair> from_level;
-          internal::append_marked(
-              level_of_global.get(), owned_global, unset, from_level);
+          if (marked_global.load())
+            internal::append_marked(
+                level_of_global.get(), owned_global, unset, from_level);
           LevelCopy &copy = copies[l];
           // Only the level DoFs owned elsewhere (partitioner_with_ghosts
           // would drop the others, on one thread).
