@@ -127,7 +127,8 @@ run(const std::vector<unsigned int> &refinements,
           << (problem.coefficient == Poisson::CoefficientForm::kernel
                   ? "kernel"
                   : "stored")
-          << ',' << x.device_in_use << ',' << x.l2_error << '\n';
+          << ',' << x.device_in_use << ',' << x.l2_error << ','
+          << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << '\n';
     }
   }
 }
@@ -221,7 +222,7 @@ main(int argc, char **argv)
     csv << "degree,mesh,vcycle,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
            "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
            "device_bytes,residual,operator_geometry,level_geometry,domain,"
-           "coefficient,device_in_use,l2_error\n";
+           "coefficient,device_in_use,l2_error,ranks\n";
   }
   if (degree == 2)
     run<2>(refinements, problem, data, csv);

@@ -28,6 +28,10 @@ def line_of(row):
     degree, mesh = row["degree"], row["mesh"]
     if "vcycle" in row:  # multigrid_solve (GPU)
         label = f"GPU GMG Q{degree} {mesh}, {row['vcycle']} V-cycle"
+        if row.get("coefficient") == "kernel":
+            label += ", a in the kernels"
+        if row.get("ranks", "1") != "1":
+            label += f" ({row['ranks']} ranks, MPS)"
         setup = sum(float(row[k]) for k in GPU_SETUP)
     else:  # multigrid_solve_cpu
         name = {"gmg": "deal.II CPU GMG", "amg": "CG + ML AMG"}[row["solver"]]

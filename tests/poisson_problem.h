@@ -391,8 +391,13 @@ namespace Poisson
                GPU::Device::synchronize();
                result.setup_operator =
                    Utilities::MPI::max(timer.wall_time(), comm);
-               preconditioner.initialize(
-                   mapping, dof_handler, {0}, coefficient, reaction, mg_data);
+               preconditioner.initialize(system,
+                                         mapping,
+                                         dof_handler,
+                                         {0},
+                                         coefficient,
+                                         reaction,
+                                         mg_data);
              });
     }
     else

@@ -29,7 +29,10 @@
 # time-to-solution-mps (the same, helmholtz at 5.7e7 and multigrid_solve
 # at 1.2e8 DoFs on RANKS=16 ranks sharing the GPU through MPS),
 # multigrid-cpu-large (deal.II's multigrid on 16 CPU ranks at 1.2e8 DoFs,
-# ML AMG at Q2 up to 1.5e7),
+# ML AMG at Q2 up to 1.5e7), time-to-solution-sweep
+# time-to-solution-sweep-cpu (multigrid_solve from 2.3e5 to 1.2e8 DoFs on
+# one rank and on 16 through MPS; deal.II's multigrid and ML AMG on 16 CPU
+# ranks: the multigrid plot),
 # element-integration element-integration-cpu (element matrices, CSR
 # assembly and SpMV on the GPU; deal.II's FEValues assembly on 16 CPU ranks)
 # element-integration-strategies (per point against reference tensor on
@@ -287,6 +290,41 @@ for step in "$@"; do
         name=cpu_large_q${args:9:1}_${args: -3}
         mpirun -np 16 --bind-to core "$app/bin/multigrid_solve_cpu" $args > "$out/$name.txt" 2>&1
         echo "multigrid-cpu-large $args: rc=$?"
+        mv multigrid_solve_cpu.csv "$out/$name.csv"
+      done ;;
+    time-to-solution-sweep)
+      # Time to solution over the sizes, 2.3e5 to 1.18e8 DoFs: Q2 with a in
+      # the kernels (GPU::MatrixFreeMultigrid) and Q4 with a stored
+      # (GPU::MultigridPreconditioner) on one rank, then on RANKS=16 ranks
+      # sharing the GPU through MPS (the plot of doc/benchmarks.md).
+      for args in "--degree=2 --refinements=4,5,6 --coefficient=kernel" \
+          "--degree=4 --refinements=3,4,5,6"; do
+        name=sweep_q${args:9:1}_1
+        "$app/bin/multigrid_solve" $args --device=cuda > "$out/$name.txt" 2>&1
+        echo "$step $args: rc=$?"
+        mv multigrid_solve.csv "$out/$name.csv"
+      done
+      n=${RANKS:-16}
+      mps_start || continue
+      for args in "--degree=2 --refinements=4,5,6,7 --coefficient=kernel" \
+          "--degree=4 --refinements=3,4,5,6" \
+          "--degree=4 --refinements=6 --coefficient=kernel"; do
+        name=sweep_q${args:9:1}_mps$n
+        [ "${args: -6}" = kernel ] && [ "${args:9:1}" = 4 ] && name=${name}_kernel
+        mpirun -np $n --bind-to none "$app/bin/multigrid_solve" $args --device=cuda > "$out/$name.txt" 2>&1
+        echo "$step $args (MPS): rc=$?"
+        mv multigrid_solve.csv "$out/$name.csv"
+      done
+      mps_stop ;;
+    time-to-solution-sweep-cpu)
+      # The CPU side of time-to-solution-sweep: deal.II's multigrid (16
+      # ranks) at the same sizes, ML AMG at Q2 up to 1.47e7 DoFs.
+      for args in "--degree=2 --refinements=4,5,6,7 --solver=gmg" \
+          "--degree=4 --refinements=3,4,5,6 --solver=gmg" \
+          "--degree=2 --refinements=4,5,6 --solver=amg"; do
+        name=sweep_cpu_q${args:9:1}_${args: -3}
+        mpirun -np 16 --bind-to core "$app/bin/multigrid_solve_cpu" $args > "$out/$name.txt" 2>&1
+        echo "$step $args: rc=$?"
         mv multigrid_solve_cpu.csv "$out/$name.csv"
       done ;;
     setup)

@@ -13,11 +13,13 @@
 #include "../base/pinned_buffer.h"
 #include "cell_support_points.h"
 #include "geometry_field.h"
+#include "geometry_from_active_cells.h"
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 namespace dealii
@@ -318,6 +320,71 @@ namespace dealii
 
         const bool nodes_are_dofs =
             dof_info.n_components == 1 && dof_info.n_hanging_cells == 0;
+
+        // The active cells: what a level of the same cells can take from
+        // here (field_source()). A level: its cells' positions in such a
+        // source.
+        if (!dof_info.on_level && n_cells > 0)
+        {
+          source_of_levels.dof_handler = &dof_info.cells[0]->get_dof_handler();
+          source_of_levels.mapping     = &mapping;
+          source_of_levels.degree      = degree;
+          source_of_levels.cell_ids    = cell_ids_of(dof_info, order);
+          for (unsigned int q = 0; q < n_q_1d; ++q)
+            source_of_levels.quadrature_1d.push_back(quadrature.point(q)[0]);
+        }
+        {
+          std::vector<unsigned int> host_source_cells;
+          if (find_source_cells(source,
+                                mapping,
+                                dof_info,
+                                order,
+                                quadrature,
+                                host_source_cells))
+            source_cells.copy_from(host_source_cells);
+        }
+        // A level of active cells whose source stores the Jacobians (and
+        // the points, where they are kept and asked for): gathered.
+        if (keep_jacobians && cells_from_source() &&
+            source.inverse_jacobian != nullptr &&
+            (!keep_points || source.points != nullptr ||
+             source.points_not_needed))
+        {
+          timer.start("geometry from the active cells");
+          const bool points = keep_points && source.points != nullptr;
+          affine_cells      = source.affine_cells;
+          inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * n_q);
+          JxW.resize(std::size_t(n_cells) * n_q);
+          gather_cells("MappingInfo::gather_cells",
+                       source.inverse_jacobian,
+                       source_cells.data(),
+                       n_cells,
+                       dim * dim,
+                       n_q,
+                       inverse_jacobian.data());
+          gather_cells("MappingInfo::gather_cells",
+                       source.JxW,
+                       source_cells.data(),
+                       n_cells,
+                       1,
+                       n_q,
+                       JxW.data());
+          if (points)
+          {
+            quadrature_points.resize(std::size_t(n_cells) * dim * n_q);
+            if (keep_centers)
+              cell_centers.resize(std::size_t(n_cells) * dim);
+            gather_cell_points<dim, Number>(source.points,
+                                            source_cells.data(),
+                                            n_cells,
+                                            n_q,
+                                            keep_centers ? cell_centers.data()
+                                                         : nullptr,
+                                            quadrature_points.data());
+          }
+          timer.stop();
+          return;
+        }
         // With the field and store_points: the 1D matrices from its nodes
         // to the quadrature points, by which for_each_points_chunk()
         // interpolates the points where they are asked for, chunk by chunk
@@ -399,11 +466,7 @@ namespace dealii
           geometry_indices.copy_from(host_nodes);
           cell_centers.copy_from(host_centers);
           if (nodes_are_dofs && !dof_info.on_level && n_cells > 0)
-            source_of_levels = {&dof_info.cells[0]->get_dof_handler(),
-                                &mapping,
-                                degree,
-                                nullptr,
-                                dof_info.partitioner};
+            source_of_levels.partitioner = dof_info.partitioner;
           keep_points_from_field();
           timer.stop();
           return;
@@ -564,14 +627,44 @@ namespace dealii
         GeometryFieldSource<dim> source = source_of_levels;
         if (source.partitioner != nullptr && geometry_field.size() > 0)
           source.field = geometry_field.data();
+        const std::size_t n_q = std::size_t(n_cells) * n_q_points;
+        if constexpr (std::is_same_v<Number, double>)
+          if (source.cell_ids != nullptr && n_q > 0)
+          {
+            if (inverse_jacobian.size() == n_q * dim * dim && JxW.size() == n_q)
+            {
+              source.inverse_jacobian = inverse_jacobian.data();
+              source.JxW              = JxW.data();
+              source.affine_cells     = affine_cells;
+            }
+            if (quadrature_points.size() == n_q * dim)
+              source.points = quadrature_points.data();
+          }
         return source;
+      }
+
+      template <int dim, typename Number>
+      void
+      MappingInfo<dim, Number>::gather_point_values(const double  *from,
+                                                    Array<Number> &values) const
+      {
+        AssertThrow(cells_from_source(), ExcInternalError());
+        values.resize(std::size_t(n_cells) * n_q_points);
+        gather_cells("MappingInfo::gather_point_values",
+                     from,
+                     source_cells.data(),
+                     n_cells,
+                     1,
+                     n_q_points,
+                     values.data());
       }
 
       template <int dim, typename Number>
       void MappingInfo<dim, Number>::clear()
       {
         source_of_levels = {};
-        affine_cells     = false;
+        source_cells.clear();
+        affine_cells = false;
         inverse_jacobian.clear();
         JxW.clear();
         quadrature_points.clear();
@@ -748,7 +841,8 @@ namespace dealii
                cell_centers.memory_consumption() +
                geometry_field.memory_consumption() +
                geometry_indices.memory_consumption() +
-               quadrature_weights.memory_consumption();
+               quadrature_weights.memory_consumption() +
+               source_cells.memory_consumption();
       }
 
       template unsigned int polynomial_mapping_degree(const Mapping<2> &);

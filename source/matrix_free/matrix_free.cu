@@ -520,6 +520,22 @@ namespace dealii
       return geometry.field_source();
     }
 
+    template <int dim, typename Number>
+    bool MatrixFree<dim, Number>::has_cells_of_geometry_source() const
+    {
+      return geometry.cells_from_source();
+    }
+
+    template <int dim, typename Number>
+    void MatrixFree<dim, Number>::gather_from_geometry_source(
+        const double *source_values, Array<Number> &values) const
+    {
+      AssertThrow(has_cells_of_geometry_source(),
+                  ExcMessage("gather_from_geometry_source: the cells were "
+                             "not all found in the geometry source"));
+      geometry.gather_point_values(source_values, values);
+    }
+
     namespace internal
     {
       namespace

@@ -1,4 +1,4 @@
-// A multigrid level whose cells are all active takes its mapping field from
+// A multigrid level whose cells are all active takes its geometry from
 // the system operator's (GPU::MatrixFree::AdditionalData::geometry_source,
 // as GPU::MatrixFreeMultigrid::initialize(system, ...) passes it), gathered
 // on the device instead of asked from the mapping again. On the 3D ball
@@ -7,16 +7,23 @@
 // numberings differ (which the test checks: the identity would pass
 // otherwise), every level's operator, in double and float, agrees with
 // deal.II's CPU MatrixFree on the same level (vmult, 1e-12 / 1e-5), and
-// each level says where its field came from: on the uniform ball the
-// finest level from the system, the others (cells not active) from the
-// mapping; on the ball refined once more in a shell every level from the
-// mapping, since the system's field then has its own node numbering
-// (hanging nodes). The multigrid built on the system operator copies
-// between the global vector and the levels as deal.II's
-// MGTransferMatrixFree does (its transfer reads the finest level's active
-// DoFs from that level's operator where the level took the system's
-// field, and visits the cells otherwise).
+// each level says where its geometry came from, for three systems:
+// - the mapping field: on the uniform ball the finest level from the
+//   system, the others (cells not active) from the mapping; on the ball
+//   refined once more in a shell every level from the mapping, since the
+//   system's field then has its own node numbering (hanging nodes);
+// - stored Jacobians and points, gathered cell by cell: the finest level
+//   from the system on both meshes (its cells are all active);
+// - GPU::LaplaceOperator with a stored: a float level (merged tensor)
+//   takes Jacobians and a from the system's get_level_source(), as
+//   GPU::MultigridPreconditioner::initialize(system, ...) does.
+// The multigrid built on the system operator copies between the global
+// vector and the levels as deal.II's MGTransferMatrixFree does (its
+// transfer reads the finest level's active DoFs from that level's operator
+// where the level took the system's field, and visits the cells
+// otherwise).
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
+#include <dealii-gpu/operators/laplace_operator.h>
 #include <dealii-gpu/operators/matrix_free_operator.h>
 #include <dealii-gpu/operators/operations.h>
 
@@ -33,43 +40,38 @@
 
 using Operation = GPU::LaplaceOperation<BallOfX>;
 
-template <typename Number>
+// Relative difference of the level operator @p gpu (reinit()ed on
+// @p level) from deal.II's CPU MatrixFree with the same operation, and
+// where its geometry came from: "system" (gathered from the active cells),
+// "mapping" or "?".
+template <typename Number, typename GPUOperator>
 double
-level_error(const Mapping<3>                 &mapping,
-            const DoFHandler<3>              &dof_handler,
-            const GPU::MatrixFree<3, double> &system,
-            const unsigned int                level,
-            std::string                      &field_from)
+level_error(const Mapping<3>    &mapping,
+            const DoFHandler<3> &dof_handler,
+            const GPUOperator   &gpu,
+            const unsigned int   level,
+            std::string         &geometry_from)
 {
-  using CPU   = GPU::MatrixFreeOperator<3,
+  using CPU = GPU::MatrixFreeOperator<3,
                                       2,
                                       1,
                                       Number,
                                       Operation,
                                       GPU::MatrixFreeBackend::cpu>;
-  using GPUOp = GPU::MatrixFreeOperator<3,
-                                        2,
-                                        1,
-                                        Number,
-                                        Operation,
-                                        GPU::MatrixFreeBackend::gpu>;
   const AffineConstraints<double> no_constraints;
   typename CPU::AdditionalData    cpu_data;
-  typename GPUOp::AdditionalData  gpu_data;
-  cpu_data.mg_level = gpu_data.mg_level = level;
-  gpu_data.geometry                     = GPU::GeometryStorage::field;
-  gpu_data.geometry_source              = system.get_geometry_field_source();
-  CPU   cpu;
-  GPUOp gpu;
+  cpu_data.mg_level = level;
+  CPU cpu;
   cpu.reinit(mapping, dof_handler, no_constraints, Operation{}, cpu_data);
-  gpu.reinit(mapping, dof_handler, no_constraints, Operation{}, gpu_data);
   bool gathered = false, computed = false;
   for (const auto &step : gpu.get_setup_timer().steps())
   {
-    gathered = gathered || step.first == "geometry field from the active cells";
-    computed = computed || step.first == "geometry field";
+    gathered = gathered ||
+               step.first.find("from the active cells") != std::string::npos;
+    computed = computed || step.first == "geometry field" ||
+               step.first == "mapping support points";
   }
-  field_from = gathered && !computed ? "system" : computed ? "mapping" : "?";
+  geometry_from = gathered && !computed ? "system" : computed ? "mapping" : "?";
 
   LinearAlgebra::distributed::Vector<Number> src, dst, from_gpu;
   cpu.initialize_dof_vector(src);
@@ -91,6 +93,58 @@ level_error(const Mapping<3>                 &mapping,
   gpu_dst.copy_locally_owned_data_to(from_gpu);
   from_gpu -= dst;
   return double(from_gpu.linfty_norm()) / double(dst.linfty_norm());
+}
+
+// The level operator with the coefficient in the kernels, the geometry of
+// the form @p geometry, given the system's.
+template <typename Number>
+double
+operation_level_error(const Mapping<3>                 &mapping,
+                      const DoFHandler<3>              &dof_handler,
+                      const GPU::MatrixFree<3, double> &system,
+                      const GPU::GeometryStorage        geometry,
+                      const unsigned int                level,
+                      std::string                      &geometry_from)
+{
+  using GPUOp = GPU::MatrixFreeOperator<3,
+                                        2,
+                                        1,
+                                        Number,
+                                        Operation,
+                                        GPU::MatrixFreeBackend::gpu>;
+  const AffineConstraints<double> no_constraints;
+  typename GPUOp::AdditionalData  gpu_data;
+  gpu_data.mg_level        = level;
+  gpu_data.geometry        = geometry;
+  gpu_data.geometry_source = system.get_geometry_field_source();
+  GPUOp gpu;
+  gpu.reinit(mapping, dof_handler, no_constraints, Operation{}, gpu_data);
+  return level_error<Number>(mapping, dof_handler, gpu, level, geometry_from);
+}
+
+// GPU::LaplaceOperator's level (a stored, merged with the Jacobians),
+// given the system LaplaceOperator's geometry and coefficient.
+double
+laplace_level_error(const Mapping<3>                         &mapping,
+                    const DoFHandler<3>                      &dof_handler,
+                    const GPU::LaplaceOperator<3, 2, double> &system,
+                    const unsigned int                        level,
+                    std::string                              &geometry_from)
+{
+  const AffineConstraints<double>   no_constraints;
+  GPU::LaplaceOperator<3, 2, float> gpu;
+  gpu.reinit(
+      mapping,
+      dof_handler,
+      no_constraints,
+      [](const Point<3> &x) { return BallOfX{}(x); },
+      {},
+      level,
+      false,
+      GPU::GeometryStorage::jacobians,
+      true,
+      system.get_level_source());
+  return level_error<float>(mapping, dof_handler, gpu, level, geometry_from);
 }
 
 // Largest difference of copy_to_mg() and copy_from_mg() of the multigrid's
@@ -210,42 +264,98 @@ check(const bool shell)
   typename decltype(system)::AdditionalData           data;
   data.geometry = GPU::GeometryStorage::field;
   system.reinit(mapping, dof_handler, constraints, Operation{}, data);
+  // With stored Jacobians (and points, for the coefficient): the levels
+  // gather them cell by cell, hanging nodes or not.
+  GPU::MatrixFreeOperator<3, 2, 1, double, Operation> jacobian_system;
+  data.geometry = GPU::GeometryStorage::jacobians;
+  jacobian_system.reinit(mapping, dof_handler, constraints, Operation{}, data);
+  GPU::LaplaceOperator<3, 2, double> laplace_system;
+  laplace_system.reinit(
+      mapping,
+      dof_handler,
+      constraints,
+      [](const Point<3> &x) { return BallOfX{}(x); },
+      {},
+      numbers::invalid_unsigned_int,
+      false,
+      GPU::GeometryStorage::jacobians);
 
   std::ostringstream line;
   line << (shell ? "ball refined in a shell" : "uniform ball") << ", "
        << tria.n_global_levels()
        << " levels, active DoFs renumbered: " << (renumbered ? "yes" : "no");
   deallog << line.str() << std::endl;
+  // A rank without cells on a level has no geometry of either kind.
+  const auto all = [](const std::string &from)
+  {
+    const unsigned int system_here  = from == "system" ? 1 : 0;
+    const unsigned int mapping_here = from == "mapping" ? 1 : 0;
+    const bool         any_system =
+        Utilities::MPI::max(system_here, MPI_COMM_WORLD) == 1;
+    const bool any_mapping =
+        Utilities::MPI::max(mapping_here, MPI_COMM_WORLD) == 1;
+    return any_system && !any_mapping   ? std::string("system")
+           : any_mapping && !any_system ? std::string("mapping")
+                                        : std::string("mixed");
+  };
+  const auto within = [](const double error, const double tolerance)
+  {
+    const double       e = Utilities::MPI::max(error, MPI_COMM_WORLD);
+    std::ostringstream out;
+    if (e <= tolerance)
+      out << "within " << tolerance;
+    else
+      out << "ERROR " << e;
+    return out.str();
+  };
   for (unsigned int level = 0; level < tria.n_global_levels(); ++level)
   {
-    std::string  from_double, from_float;
-    const double e_double = level_error<double>(
-        mapping, dof_handler, system.get_matrix_free(), level, from_double);
-    const double e_float = level_error<float>(
-        mapping, dof_handler, system.get_matrix_free(), level, from_float);
-    // A rank without cells on a level has no field of either kind.
-    const auto all = [](const std::string &from)
-    {
-      const unsigned int system_here  = from == "system" ? 1 : 0;
-      const unsigned int mapping_here = from == "mapping" ? 1 : 0;
-      const bool         any_system =
-          Utilities::MPI::max(system_here, MPI_COMM_WORLD) == 1;
-      const bool any_mapping =
-          Utilities::MPI::max(mapping_here, MPI_COMM_WORLD) == 1;
-      return any_system && !any_mapping   ? std::string("system")
-             : any_mapping && !any_system ? std::string("mapping")
-                                          : std::string("mixed");
-    };
+    const auto  field     = GPU::GeometryStorage::field;
+    const auto  jacobians = GPU::GeometryStorage::jacobians;
+    std::string from_double, from_float, jacobians_double, jacobians_float,
+        laplace;
+    const double e_double =
+        operation_level_error<double>(mapping,
+                                      dof_handler,
+                                      system.get_matrix_free(),
+                                      field,
+                                      level,
+                                      from_double);
+    const double e_float =
+        operation_level_error<float>(mapping,
+                                     dof_handler,
+                                     system.get_matrix_free(),
+                                     field,
+                                     level,
+                                     from_float);
+    const double j_double =
+        operation_level_error<double>(mapping,
+                                      dof_handler,
+                                      jacobian_system.get_matrix_free(),
+                                      jacobians,
+                                      level,
+                                      jacobians_double);
+    const double j_float =
+        operation_level_error<float>(mapping,
+                                     dof_handler,
+                                     jacobian_system.get_matrix_free(),
+                                     jacobians,
+                                     level,
+                                     jacobians_float);
+    const double l_float = laplace_level_error(
+        mapping, dof_handler, laplace_system, level, laplace);
     deallog << "  level " << level << ": field from the " << all(from_double)
             << " (double), " << all(from_float)
             << " (float); vmult against deal.II: double "
-            << (Utilities::MPI::max(e_double, MPI_COMM_WORLD) <= 1e-12
-                    ? "within 1e-12"
-                    : "ERROR " + std::to_string(e_double))
-            << ", float "
-            << (Utilities::MPI::max(e_float, MPI_COMM_WORLD) <= 1e-5
-                    ? "within 1e-5"
-                    : "ERROR " + std::to_string(e_float))
+            << within(e_double, 1e-12) << ", float " << within(e_float, 1e-5)
+            << std::endl;
+    deallog << "    Jacobians and points from the " << all(jacobians_double)
+            << " (double), " << all(jacobians_float)
+            << " (float); vmult: double " << within(j_double, 1e-12)
+            << ", float " << within(j_float, 1e-5) << std::endl;
+    deallog << "    LaplaceOperator<float> (a stored, merged): geometry from "
+               "the "
+            << all(laplace) << "; vmult: " << within(l_float, 1e-5)
             << std::endl;
   }
   const double copies = Utilities::MPI::max(

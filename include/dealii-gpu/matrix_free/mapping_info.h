@@ -14,6 +14,7 @@
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/fe/mapping.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -25,12 +26,14 @@ namespace dealii
     namespace internal
     {
       /**
-       * The mapping field (GeometryStorage::field) of a GPU::MatrixFree on
-       * the active cells, numbered by its local DoF indices: a multigrid
-       * level whose cells are all active (the finest level) holds the same
-       * positions at its own level DoFs and gathers them from here on the
-       * device instead of asking the mapping again. field is nullptr where
-       * the data hold no such field.
+       * The geometry of a GPU::MatrixFree on the active cells, for the
+       * multigrid levels whose cells are all active (the finest level of a
+       * uniform mesh): such a level gathers it on the device instead of
+       * asking the mapping again. Either the mapping field
+       * (GeometryStorage::field), numbered by the local DoF indices, or the
+       * stored inverse Jacobians, JxW and points (double data only), found
+       * cell by cell through cell_ids. Pointers are nullptr where the data
+       * hold no such array.
        */
       template <int dim>
       struct GeometryFieldSource
@@ -41,6 +44,21 @@ namespace dealii
         /** Device array, dim numbers per local index of partitioner. */
         const double                                      *field = nullptr;
         std::shared_ptr<const Utilities::MPI::Partitioner> partitioner;
+        /** Device arrays in MatrixFreeData's layouts (points absolute). */
+        const double *inverse_jacobian = nullptr;
+        const double *JxW              = nullptr;
+        const double *points           = nullptr;
+        /** Whether all cells of this rank are affine. */
+        bool affine_cells = false;
+        /** The 1D quadrature points of those arrays. */
+        std::vector<double> quadrature_1d;
+        /** The cell at each position of the arrays: (level << 32) |
+         *  index. */
+        std::shared_ptr<const std::vector<std::uint64_t>> cell_ids;
+        /** Set by a level operator that gathers its own point data (its
+         *  coefficients) from the source as well: a level that gathers its
+         *  Jacobians then keeps no points. */
+        bool points_not_needed = false;
       };
 
       /**
@@ -78,9 +96,18 @@ namespace dealii
                     SetupTimer                      &timer,
                     const GeometryFieldSource<dim>  &source = {});
 
-        /** This field as a source for the levels (field nullptr unless
-         *  the active cells' field is numbered by the DoFs). */
+        /** This geometry as a source for the levels (see
+         *  GeometryFieldSource; empty on a level). */
         GeometryFieldSource<dim> field_source() const;
+
+        /** Whether reinit() found each cell in its source's cells
+         *  (source_cells). */
+        bool cells_from_source() const { return source_cells.size() > 0; }
+
+        /** values[c n_q + q] = from[source_cells[c] n_q + q]: point data of
+         *  the source's cells (its coefficients) for these cells. */
+        void gather_point_values(const double  *from,
+                                 Array<Number> &values) const;
 
         /** Free the geometry (inverse Jacobians, JxW, points, field). */
         void clear();
@@ -135,6 +162,9 @@ namespace dealii
         Array<double>       geometry_field;
         Array<unsigned int> geometry_indices;
         Array<Number>       quadrature_weights;
+        /** Each cell's position in the source's arrays (device; empty
+         *  unless reinit() found them all). */
+        Array<unsigned int> source_cells;
 
       private:
         // GeometryStorage::field with store_points: the 1D Lagrange

@@ -554,6 +554,18 @@ namespace dealii
        *  the active cells, numbered by the DoFs. */
       internal::GeometryFieldSource<dim> get_geometry_field_source() const;
 
+      /** Whether reinit() found every cell among those of
+       *  AdditionalData::geometry_source (a level of active cells, on the
+       *  same mapping and quadrature). */
+      bool has_cells_of_geometry_source() const;
+
+      /** values[cell n_q + q] = the source's @p source_values (a device
+       *  array laid out as evaluate_coefficient() gives it, on the source's
+       *  cells) at the same cell and point; needs
+       *  has_cells_of_geometry_source(). */
+      void gather_from_geometry_source(const double  *source_values,
+                                       Array<Number> &values) const;
+
     private:
       // The mapping field at the nodes of cells first, ..., first + n - 1,
       // [((cell - first) * n_nodes + i) * dim + d] (a backend array), for

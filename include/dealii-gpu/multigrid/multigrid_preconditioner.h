@@ -131,6 +131,41 @@ namespace dealii
             setup_timer.total() - times.transfer - times.smoothers;
       }
 
+      /**
+       * As above, for the system operator @p system (reinit()ed on
+       * @p mapping and @p dof_handler with the same @p diffusion and
+       * @p reaction, unchanged since): the levels whose cells are all
+       * active (the finest level of a uniform mesh) take their geometry and
+       * coefficients from it on the device instead of asking the mapping
+       * and the functions again. Any other level is built as above.
+       */
+      void
+      initialize(const LaplaceOperator<dim, degree, double> &system,
+                 const Mapping<dim>                         &mapping,
+                 const DoFHandler<dim>                      &dof_handler,
+                 const std::set<types::boundary_id> &dirichlet_boundary_ids,
+                 const ScalarFunction               &diffusion,
+                 const ScalarFunction               &reaction,
+                 const AdditionalData &additional_data = AdditionalData())
+      {
+        level_source = system.get_level_source();
+        try
+        {
+          initialize(mapping,
+                     dof_handler,
+                     dirichlet_boundary_ids,
+                     diffusion,
+                     reaction,
+                     additional_data);
+        }
+        catch (...)
+        {
+          level_source = {};
+          throw;
+        }
+        level_source = {};
+      }
+
       /** initialize() without a reaction term. */
       void
       initialize(const Mapping<dim>                 &mapping,
@@ -239,7 +274,8 @@ namespace dealii
                     level,
                     false,
                     data.geometry,
-                    data.geometry == GeometryStorage::automatic);
+                    data.geometry == GeometryStorage::automatic,
+                    level_source);
         };
         const auto make_host_coarse = [&](const auto &)
             -> std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>
@@ -351,7 +387,9 @@ namespace dealii
             single, double_, "MultigridPreconditioner");
       }
 
-      AdditionalData                     data;
+      AdditionalData data;
+      // The system operator's data during initialize(system, ...).
+      internal::LaplaceLevelSource<dim>  level_source;
       GPU::MGConstrainedDoFs             mg_constrained_dofs;
       std::unique_ptr<Hierarchy<float>>  single;
       std::unique_ptr<Hierarchy<double>> double_;

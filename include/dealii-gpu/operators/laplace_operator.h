@@ -14,11 +14,27 @@
 #include <deal.II/lac/affine_constraints.h>
 
 #include <functional>
+#include <type_traits>
 
 namespace dealii
 {
   namespace GPU
   {
+    namespace internal
+    {
+      /** What a level's LaplaceOperator can take from the system's
+       *  (LaplaceOperator::get_level_source()): the geometry and the
+       *  coefficients at the quadrature points of the active cells. */
+      template <int dim>
+      struct LaplaceLevelSource
+      {
+        GeometryFieldSource<dim> geometry;
+        /** Device arrays [cell n_q + q] of the source's cells. */
+        const double *diffusion = nullptr;
+        const double *reaction  = nullptr;
+      };
+    } // namespace internal
+
     /**
      * Matrix-free operator of (A(x) grad u, grad v) + (c(x) u, v) for
      * FE_Q(degree) (n_components copies) on GPU::MatrixFree. Constrained
@@ -53,6 +69,12 @@ namespace dealii
        * geometry, so GPU::MultigridPreconditioner merges its level
        * operators, not a user's system operator. (On affine cells the
        * kernels read one inverse Jacobian a cell, less than the tensor.)
+       *
+       * A level operator (@p mg_level) whose cells are all active takes
+       * its geometry and its A and c at the quadrature points from
+       * @p source, the system operator's get_level_source(), on the device
+       * where the source holds them (built on the same mapping, DoFHandler
+       * and A and c); elsewhere @p source is ignored.
        */
       template <typename ConstraintNumber>
       void
@@ -64,27 +86,43 @@ namespace dealii
              const unsigned int    mg_level     = numbers::invalid_unsigned_int,
              const bool            use_coloring = false,
              const GeometryStorage geometry     = GeometryStorage::automatic,
-             const bool            merge_geometry = false)
+             const bool            merge_geometry            = false,
+             const internal::LaplaceLevelSource<dim> &source = {})
       {
         typename MatrixFree<dim, Number>::AdditionalData data(
             update_gradients | update_JxW_values | update_quadrature_points,
             use_coloring,
             mg_level);
         data.geometry = geometry;
+        // Coefficients taken from the source need no points.
+        const bool coefficients_from_source =
+            mg_level != numbers::invalid_unsigned_int &&
+            source.diffusion != nullptr &&
+            bool(reaction) == (source.reaction != nullptr);
+        data.geometry_source                   = source.geometry;
+        data.geometry_source.points_not_needed = coefficients_from_source;
         matrix_free.reinit(
             mapping, dof_handler, constraints, QGauss<1>(degree + 1), data);
         setup_timer = matrix_free.get_setup_timer();
         setup_timer.start("coefficients");
-        coefficients = LaplaceCoefficients<Number>();
-        matrix_free.evaluate_coefficient([&](const Point<dim> &p)
-                                         { return Number(diffusion(p)); },
-                                         diffusion_values);
+        coefficients        = LaplaceCoefficients<Number>();
+        const auto evaluate = [&](const auto    &function,
+                                  const double  *from_source,
+                                  Array<Number> &values)
+        {
+          if (coefficients_from_source &&
+              matrix_free.has_cells_of_geometry_source())
+            matrix_free.gather_from_geometry_source(from_source, values);
+          else
+            matrix_free.evaluate_coefficient([&](const Point<dim> &p)
+                                             { return Number(function(p)); },
+                                             values);
+        };
+        evaluate(diffusion, source.diffusion, diffusion_values);
         coefficients.diffusion = diffusion_values.data();
         if (reaction)
         {
-          matrix_free.evaluate_coefficient([&](const Point<dim> &p)
-                                           { return Number(reaction(p)); },
-                                           reaction_values);
+          evaluate(reaction, source.reaction, reaction_values);
           coefficients.reaction = reaction_values.data();
         }
         // The field's kernels compute the points they need.
@@ -196,6 +234,23 @@ namespace dealii
       const MatrixFree<dim, Number> &get_matrix_free() const
       {
         return matrix_free;
+      }
+
+      /** The geometry and coefficients for level operators of the same
+       *  cells (see reinit()): empty unless Number is double and the
+       *  coefficients are stored unmerged. */
+      internal::LaplaceLevelSource<dim> get_level_source() const
+      {
+        internal::LaplaceLevelSource<dim> source;
+        if constexpr (std::is_same_v<Number, double>)
+          if (!merged && diffusion_values.size() > 0)
+          {
+            source.geometry  = matrix_free.get_geometry_field_source();
+            source.diffusion = diffusion_values.data();
+            source.reaction =
+                reaction_values.size() > 0 ? reaction_values.data() : nullptr;
+          }
+        return source;
       }
 
       /** Whether reinit() merged coefficient and geometry (see there). */
