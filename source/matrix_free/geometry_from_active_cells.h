@@ -124,6 +124,55 @@ namespace dealii
             });
       }
 
+      /** Whether the source's cells at @p source_cells are all affine:
+       *  their inverse Jacobians (n_per numbers a point) the same at every
+       *  point, to 1e-12 relative (for a MappingQ(p) of p < n_q_1d that
+       *  makes the mapping affine, as a check of the support points
+       *  would). */
+      inline bool gathered_cells_affine(const double       *inverse_jacobian,
+                                        const unsigned int *source_cells,
+                                        const unsigned int  n_cells,
+                                        const unsigned int  n_per,
+                                        const unsigned int  n_q)
+      {
+        if (n_cells == 0)
+          return true;
+        Array<unsigned int> flags;
+        flags.resize(n_cells);
+        unsigned int *affine = flags.data();
+        parallel_for("MappingInfo::gathered_cells_affine",
+                     n_cells,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t c)
+                     {
+                       const double *J =
+                           inverse_jacobian +
+                           std::size_t(source_cells[c]) * n_per * n_q;
+                       double scale = 0;
+                       for (unsigned int i = 0; i < n_per; ++i)
+                         scale = J[i * n_q] > scale    ? J[i * n_q]
+                                 : -J[i * n_q] > scale ? -J[i * n_q]
+                                                       : scale;
+                       unsigned int same = 1;
+                       for (unsigned int i = 0; i < n_per; ++i)
+                         for (unsigned int q = 1; q < n_q; ++q)
+                         {
+                           const double d = J[i * n_q + q] - J[i * n_q];
+                           if (d > 1e-12 * scale || -d > 1e-12 * scale)
+                             same = 0;
+                         }
+                       affine[c] = same;
+                     });
+        std::vector<unsigned int> host(n_cells);
+        Memory::copy_to_host(flags.backend(),
+                             host.data(),
+                             flags.data(),
+                             n_cells * sizeof(unsigned int));
+        for (const unsigned int a : host)
+          if (a == 0)
+            return false;
+        return true;
+      }
+
       /** The source's absolute points of each cell, as offsets from the
        *  cell's center (the mean of its points) where @p centers is given. */
       template <int dim, typename Number>

@@ -352,7 +352,15 @@ namespace dealii
         {
           timer.start("geometry from the active cells");
           const bool points = keep_points && source.points != nullptr;
-          affine_cells      = source.affine_cells;
+          // A level holds some of the source's cells: affine where those
+          // are (the finest cells inside a curved domain often are).
+          affine_cells = mapping_degree != numbers::invalid_unsigned_int &&
+                         (source.affine_cells ||
+                          gathered_cells_affine(source.inverse_jacobian,
+                                                source_cells.data(),
+                                                n_cells,
+                                                dim * dim,
+                                                n_q));
           inverse_jacobian.resize(std::size_t(n_cells) * dim * dim * n_q);
           JxW.resize(std::size_t(n_cells) * n_q);
           gather_cells("MappingInfo::gather_cells",
