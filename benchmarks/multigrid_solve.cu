@@ -61,6 +61,7 @@ run(const std::vector<unsigned int> &refinements,
   const bool    root = Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   for (const unsigned int r : refinements)
   {
+    MPI_Barrier(MPI_COMM_WORLD);
     Timer                                     timer;
     parallel::distributed::Triangulation<dim> tria(
         MPI_COMM_WORLD,
@@ -117,6 +118,10 @@ run(const std::vector<unsigned int> &refinements,
       std::cout << "\n    host GB: deal.II objects " << x.dealii_bytes / 1e9
                 << ", resident before our setup " << x.rss_before_ours / 1e9
                 << ", peak " << x.peak_rss / 1e9 << std::endl;
+      std::cout << "    wall clock from the mesh to the solution "
+                << mesh + x.to_solution << " s (the steps' maxima add to "
+                << mesh + x.setup_dealii + setup_ours + x.setup_rhs + x.solve
+                << " s)" << std::endl;
       csv << degree << ',' << kind << ',' << precision << ',' << x.n_dofs << ','
           << x.n_levels << ',' << mesh << ',' << x.setup_dealii << ','
           << x.setup_operator << ',' << x.setup_levels << ','
@@ -128,7 +133,8 @@ run(const std::vector<unsigned int> &refinements,
                   ? "kernel"
                   : "stored")
           << ',' << x.device_in_use << ',' << x.l2_error << ','
-          << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << '\n';
+          << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << ','
+          << mesh + x.to_solution << '\n';
     }
   }
 }
@@ -222,7 +228,7 @@ main(int argc, char **argv)
     csv << "degree,mesh,vcycle,dofs,levels,mesh_s,dealii_s,operator_s,levels_s,"
            "transfer_s,smoothers_s,rhs_s,iterations,v_cycle_s,solve_s,"
            "device_bytes,residual,operator_geometry,level_geometry,domain,"
-           "coefficient,device_in_use,l2_error,ranks\n";
+           "coefficient,device_in_use,l2_error,ranks,wall_s\n";
   }
   if (degree == 2)
     run<2>(refinements, problem, data, csv);
