@@ -28,8 +28,7 @@
 # time-to-solution-cpu (poisson and elasticity at about 1e7 DoFs),
 # time-to-solution-mps (the same, helmholtz at 5.7e7 and multigrid_solve
 # at 1.2e8 DoFs on RANKS=16 ranks sharing the GPU through MPS),
-# multigrid-cpu-large (deal.II's multigrid on 16 CPU ranks at 1.2e8 DoFs,
-# ML AMG at Q2 up to 1.5e7), time-to-solution-sweep
+# time-to-solution-sweep
 # time-to-solution-sweep-cpu (multigrid_solve from 2.3e5 to 1.2e8 DoFs on
 # one rank and on 16 through MPS; deal.II's multigrid and ML AMG on 16 CPU
 # ranks: the multigrid plot),
@@ -280,18 +279,6 @@ for step in "$@"; do
           mv multigrid_solve_cpu.csv "$out/cpu_q${degree}_$solver.csv"
         done
       done ;;
-    multigrid-cpu-large)
-      # deal.II's CPU multigrid at 1.18e8 DoFs (Q2 and Q4, 16 ranks), the
-      # comparison of time-to-solution-mps; ML AMG at Q2 up to 1.47e7 DoFs
-      # (35 GB of host memory there: 1.18e8 would need about 280 GB).
-      for args in "--degree=2 --refinements=7 --solver=gmg" \
-          "--degree=4 --refinements=6 --solver=gmg" \
-          "--degree=2 --refinements=5,6 --solver=amg"; do
-        name=cpu_large_q${args:9:1}_${args: -3}
-        mpirun -np 16 --bind-to core "$app/bin/multigrid_solve_cpu" $args > "$out/$name.txt" 2>&1
-        echo "multigrid-cpu-large $args: rc=$?"
-        mv multigrid_solve_cpu.csv "$out/$name.csv"
-      done ;;
     time-to-solution-sweep)
       # Time to solution over the sizes, 2.3e5 to 1.18e8 DoFs: Q2 with a in
       # the kernels (GPU::MatrixFreeMultigrid) and Q4 with a stored
@@ -318,7 +305,8 @@ for step in "$@"; do
       mps_stop ;;
     time-to-solution-sweep-cpu)
       # The CPU side of time-to-solution-sweep: deal.II's multigrid (16
-      # ranks) at the same sizes, ML AMG at Q2 up to 1.47e7 DoFs.
+      # ranks) at the same sizes, ML AMG at Q2 up to 1.47e7 DoFs (36 GB of
+      # host memory there: 1.18e8 would need about 280 GB).
       for args in "--degree=2 --refinements=4,5,6,7 --solver=gmg" \
           "--degree=4 --refinements=3,4,5,6 --solver=gmg" \
           "--degree=2 --refinements=4,5,6 --solver=amg"; do
