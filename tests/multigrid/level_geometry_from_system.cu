@@ -39,6 +39,9 @@
 #include "../tests.h"
 
 using Operation = GPU::LaplaceOperation<BallOfX>;
+template <typename Number, GPU::MatrixFreeBackend backend>
+using LevelOperator =
+    GPU::MatrixFreeOperator<3, 2, 1, Number, Operation, backend>;
 
 // Relative difference of the level operator @p gpu (reinit()ed on
 // @p level) from deal.II's CPU MatrixFree with the same operation, and
@@ -52,12 +55,7 @@ level_error(const Mapping<3>    &mapping,
             const unsigned int   level,
             std::string         &geometry_from)
 {
-  using CPU = GPU::MatrixFreeOperator<3,
-                                      2,
-                                      1,
-                                      Number,
-                                      Operation,
-                                      GPU::MatrixFreeBackend::cpu>;
+  using CPU = LevelOperator<Number, GPU::MatrixFreeBackend::cpu>;
   const AffineConstraints<double> no_constraints;
   typename CPU::AdditionalData    cpu_data;
   cpu_data.mg_level = level;
@@ -106,12 +104,7 @@ operation_level_error(const Mapping<3>                 &mapping,
                       const unsigned int                level,
                       std::string                      &geometry_from)
 {
-  using GPUOp = GPU::MatrixFreeOperator<3,
-                                        2,
-                                        1,
-                                        Number,
-                                        Operation,
-                                        GPU::MatrixFreeBackend::gpu>;
+  using GPUOp = LevelOperator<Number, GPU::MatrixFreeBackend::gpu>;
   const AffineConstraints<double> no_constraints;
   typename GPUOp::AdditionalData  gpu_data;
   gpu_data.mg_level        = level;
