@@ -16,6 +16,7 @@
 #include <deal.II/base/utilities.h>
 
 #include "../tests/poisson_problem.h"
+#include "benchmark_timing.h"
 #include "command_line.h"
 #include <fstream>
 #include <iomanip>
@@ -88,6 +89,10 @@ run(const std::vector<unsigned int> &refinements,
     const char  *kind = adaptive ? "adaptive" : "uniform";
     const double setup_ours =
         x.setup_operator + x.setup_levels + x.setup_transfer + x.setup_smoother;
+    const std::string dealii_steps    = steps_over_ranks(x.dealii_steps);
+    const std::string operator_steps  = steps_over_ranks(x.operator_steps);
+    const std::string multigrid_steps = steps_over_ranks(x.multigrid_steps);
+    const std::string transfer_steps  = steps_over_ranks(x.transfer_steps);
     if (root)
     {
       std::cout << "Q" << degree << std::setw(9) << kind << std::setw(7)
@@ -109,12 +114,10 @@ run(const std::vector<unsigned int> &refinements,
       if (!problem.ball)
         std::cout << "; L2 error " << x.l2_error;
       std::cout << '\n';
-      std::cout << "    operator: ";
-      x.operator_steps.print(std::cout);
-      std::cout << "\n    multigrid: ";
-      x.multigrid_steps.print(std::cout);
-      std::cout << "\n    transfer: ";
-      x.transfer_steps.print(std::cout);
+      std::cout << "    steps, slowest on rank (fastest): deal.II: "
+                << dealii_steps << "\n    operator: " << operator_steps
+                << "\n    multigrid: " << multigrid_steps
+                << "\n    transfer: " << transfer_steps;
       std::cout << "\n    host GB: deal.II objects " << x.dealii_bytes / 1e9
                 << ", resident before our setup " << x.rss_before_ours / 1e9
                 << ", peak " << x.peak_rss / 1e9 << std::endl;

@@ -87,8 +87,9 @@ namespace
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     AffineConstraints<double> constraints(relevant);
     DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-    VectorTools::interpolate_boundary_values(
-        mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+    // u = 0: every DoF on the boundary, without interpolate_boundary_values'
+    // evaluation of the mapping (0.2 of deal.II's 2.6 s at 1.2e8 Q4 DoFs).
+    DoFTools::make_zero_boundary_constraints(dof_handler, 0, constraints);
     constraints.close();
     result.n_dofs       = dof_handler.n_dofs();
     result.n_levels     = tria.n_global_levels();
@@ -131,8 +132,9 @@ namespace
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
     AffineConstraints<double> constraints(relevant);
     DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-    VectorTools::interpolate_boundary_values(
-        mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+    // u = 0: every DoF on the boundary, without interpolate_boundary_values'
+    // evaluation of the mapping (0.2 of deal.II's 2.6 s at 1.2e8 Q4 DoFs).
+    DoFTools::make_zero_boundary_constraints(dof_handler, 0, constraints);
     constraints.close();
     result.n_dofs       = dof_handler.n_dofs();
     result.n_levels     = tria.n_global_levels();

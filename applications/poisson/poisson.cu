@@ -239,8 +239,9 @@ namespace PoissonApplication
       DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
       AffineConstraints<double> constraints(relevant);
       DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-      VectorTools::interpolate_boundary_values(
-          mapping, dof_handler, 0, Functions::ZeroFunction<dim>(), constraints);
+      // u = 0: every DoF on the boundary, without interpolate_boundary_values'
+      // evaluation of the mapping (0.2 of deal.II's 2.6 s at 1.2e8 Q4 DoFs).
+      DoFTools::make_zero_boundary_constraints(dof_handler, 0, constraints);
       constraints.close();
       const double dealii_time = Utilities::MPI::max(timer.wall_time(), comm);
       pcout << "  " << dof_handler.n_dofs() << " DoFs" << std::endl;

@@ -151,15 +151,43 @@ namespace dealii
               layout.locally_owned_size() + layout.n_ghost_indices();
           constexpr std::size_t grain = internal::entry_grain;
           chunk_send.resize((n_local + grain - 1) / grain);
+          // Each DoF is met once here: plain stores, and no conflict to
+          // look for (the atomic exchanges took a quarter of this loop).
+          const IndexSet *edges =
+              edge_dofs[l] != nullptr && edge_dofs[l]->n_elements() > 0
+                  ? edge_dofs[l]
+                  : nullptr;
+          const std::size_t n_owned = layout.locally_owned_size();
           parallel_for_chunks(
               n_local,
               grain,
               [&](const std::size_t begin, const std::size_t end)
               {
-                auto &send = chunk_send[begin / grain];
+                auto &send   = chunk_send[begin / grain];
+                bool  marked = false;
                 for (std::size_t i = begin; i < end; ++i)
-                  if (active->of_local[i] != numbers::invalid_dof_index)
-                    pair(active->of_local[i], layout.local_to_global(i), send);
+                {
+                  const types::global_dof_index g = active->of_local[i];
+                  if (g == numbers::invalid_dof_index ||
+                      !global_range.contains(g))
+                    continue;
+                  const types::global_dof_index m = layout.local_to_global(i);
+                  if (edges != nullptr && edges->is_element(m))
+                    continue;
+                  level_of_global[global_range.position(g)].store(
+                      m, std::memory_order_relaxed);
+                  marked = true;
+                  if (i < n_owned)
+                    global_of_level[level_range.position(m)].store(
+                        g, std::memory_order_relaxed);
+                  else
+                  {
+                    send.push_back(g);
+                    send.push_back(m);
+                  }
+                }
+                if (marked)
+                  marked_global.store(true, std::memory_order_relaxed);
               });
         }
         else
