@@ -14,6 +14,7 @@
 #include <deal.II/fe/mapping.h>
 
 #include "cell_support_points.h"
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -413,6 +414,63 @@ namespace dealii
                                                   dof_info.cells[0]->level(),
                                                   dof_info.partitioner,
                                                   std::move(of_local));
+      }
+
+      /**
+       * As keep_active_dofs(), for a level of active cells whose geometry
+       * is gathered from the source's cells rather than its field: each
+       * local level index's active DoF read from the cells' active DoF
+       * indices (deal.II keeps those; the level ones it computes per call).
+       * Scalar elements only: the transfer's copies then run on the device
+       * where the ranks' ownership allows (mg_transfer_matrix_free_copies).
+       */
+      template <int dim>
+      void keep_active_dofs_of_cells(const DoFInfo<dim> &dof_info)
+      {
+        if (dof_info.cells.empty() || !dof_info.on_level ||
+            dof_info.n_components != 1)
+          return;
+        const DoFHandler<dim> &dof_handler =
+            dof_info.cells[0]->get_dof_handler();
+        const unsigned int level = dof_info.cells[0]->level();
+        if (!LevelDoFIndexCache<dim>::collecting(dof_handler) ||
+            LevelDoFIndexCache<dim>::find_active_dofs(dof_handler, level) !=
+                nullptr)
+          return;
+        const std::size_t n_local = dof_info.partitioner->locally_owned_size() +
+                                    dof_info.partitioner->n_ghost_indices();
+        std::unique_ptr<types::global_dof_index[]> of_local(
+            new types::global_dof_index[n_local]);
+        types::global_dof_index *const out = of_local.get();
+        parallel_for_chunks(
+            n_local,
+            1u << 16,
+            [&](const std::size_t begin, const std::size_t end)
+            { std::fill(out + begin, out + end, numbers::invalid_dof_index); });
+        const unsigned int dofs_per_cell = dof_info.dofs_per_cell;
+        const auto        &tria          = dof_handler.get_triangulation();
+        parallel_for_chunks(
+            dof_info.cells.size(),
+            256,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::vector<types::global_dof_index> active(dofs_per_cell);
+              for (std::size_t c = begin; c < end; ++c)
+              {
+                const typename DoFHandler<dim>::active_cell_iterator cell(
+                    &tria, level, dof_info.cells[c]->index(), &dof_handler);
+                cell->get_dof_indices(active);
+                const unsigned int *local =
+                    dof_info.indices.data() + c * dofs_per_cell;
+                // Cells sharing a DoF store the same value.
+                for (unsigned int i = 0; i < dofs_per_cell; ++i)
+                  __atomic_store_n(out + (local[i] & ~constrained_dof_flag),
+                                   active[dof_info.lexicographic[i]],
+                                   __ATOMIC_RELAXED);
+              }
+            });
+        LevelDoFIndexCache<dim>::keep_active_dofs(
+            dof_handler, level, dof_info.partitioner, std::move(of_local));
       }
     } // namespace internal
   }   // namespace GPU

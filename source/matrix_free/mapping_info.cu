@@ -350,6 +350,8 @@ namespace dealii
             (!keep_points || source.points != nullptr ||
              source.points_not_needed))
         {
+          timer.start("active DoFs of the level");
+          keep_active_dofs_of_cells(dof_info);
           timer.start("geometry from the active cells");
           const bool points = keep_points && source.points != nullptr;
           // A level holds some of the source's cells: affine where those
