@@ -11,6 +11,7 @@
 #include <deal.II/dofs/dof_handler.h>
 
 #include "../lac/device_partitioner.h"
+#include "../lac/exclusive_scan.h"
 #include "mg_transfer_build.h"
 #include <atomic>
 #include <map>
@@ -24,14 +25,16 @@ namespace dealii
     {
       // The copies of a level of active cells in kernels, where the level
       // operator found each level DoF's active DoF (@p of_local, local
-      // level index -> global index; @p n_owned_level of @p n_local owned)
+      // level index -> global index; @p n_owned_level of @p n_local owned;
+      // @p edge: 1 at refinement-edge DoFs, which get no pair, or nullptr)
       // and each rank owns the active partners of exactly its owned level
-      // DoFs, as p4est gives the finest level of a uniform mesh: no marks,
-      // no exchange, no host lists (at 7.4e6 DoFs a rank on 16 ranks the
-      // host's marks alone took 0.3-0.4 s). The arrays equal the host
-      // path's. Collective: false on all ranks unless true on each.
+      // DoFs (but the edges), as p4est gives the finest level of a mesh:
+      // no marks, no exchange, no host lists (at 7.4e6 DoFs a rank on 16
+      // ranks the host's marks alone took 0.3-0.4 s). The arrays equal the
+      // host path's. Collective: false on all ranks unless true on each.
       bool local_copies_on_device(const bool                     candidate,
                                   const types::global_dof_index *of_local,
+                                  const unsigned char           *edge,
                                   const std::size_t              n_local,
                                   const std::size_t              n_owned_level,
                                   const types::global_dof_index  first_global,
@@ -43,9 +46,11 @@ namespace dealii
                                   Array<unsigned int> &to_level,
                                   Array<unsigned int> &to_level_source)
       {
-        bool local = candidate && n_owned_level == n_owned_global;
+        bool                           local = candidate;
         Array<types::global_dof_index> global;
-        Array<unsigned int>            level_of_global;
+        Array<unsigned int> level_of_global, from_offsets, to_offsets;
+        unsigned int        n_from = 0, n_to = 0;
+        const unsigned int  unset = numbers::invalid_unsigned_int;
         if (local && n_local > 0)
         {
           global.resize(n_local);
@@ -56,11 +61,11 @@ namespace dealii
           level_of_global.resize(n_owned_global);
           const types::global_dof_index *g_of  = global.data();
           unsigned int                  *level = level_of_global.data();
-          const unsigned int             unset = numbers::invalid_unsigned_int;
-          parallel_for("GPU::MGTransferMatrixFree (copies)",
-                       n_owned_global,
-                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
-                       { level[j] = unset; });
+          if (n_owned_global > 0)
+            parallel_for("GPU::MGTransferMatrixFree (copies)",
+                         n_owned_global,
+                         [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                         { level[j] = unset; });
           const types::global_dof_index first = first_global;
           const std::size_t n_g = n_owned_global, n_o = n_owned_level;
           // Pairs another rank would have to send or receive.
@@ -69,6 +74,8 @@ namespace dealii
               n_local,
               [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i) -> double
               {
+                if (edge != nullptr && edge[i] != 0)
+                  return 0.;
                 const types::global_dof_index g = g_of[i];
                 const bool owned                = g >= first && g - first < n_g;
                 if (i >= n_o)
@@ -78,37 +85,64 @@ namespace dealii
                 level[g - first] = i;
                 return 0.;
               });
-          // With as many owned DoFs on both sides, a global DoF met twice
-          // leaves another unset.
-          const double missing = parallel_reduce<SumOp>(
-              "GPU::MGTransferMatrixFree (copies)",
-              n_owned_global,
-              [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j) -> double
-              { return level[j] == unset ? 1. : 0.; });
-          local = foreign == 0. && missing == 0.;
+          // The pairs in the order of the global DoFs (from the level) and
+          // of the level DoFs (to it); as many of each, or a global DoF
+          // was met twice.
+          from_offsets.resize(n_owned_global + 1);
+          to_offsets.resize(n_owned_level + 1);
+          unsigned int *from = from_offsets.data(), *to = to_offsets.data();
+          if (n_owned_global > 0)
+            parallel_for("GPU::MGTransferMatrixFree (copies)",
+                         n_owned_global,
+                         [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                         { from[j] = level[j] != unset ? 1 : 0; });
+          if (n_owned_level > 0)
+            parallel_for("GPU::MGTransferMatrixFree (copies)",
+                         n_owned_level,
+                         [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                         { to[i] = edge != nullptr && edge[i] != 0 ? 0 : 1; });
+          n_from = internal::exclusive_scan(n_owned_global, from, from);
+          n_to   = internal::exclusive_scan(n_owned_level, to, to);
+          local  = foreign == 0. && n_from == n_to;
         }
         if (distributed && Utilities::MPI::min(local ? 1u : 0u, comm) == 0)
           return false;
         if (!local)
           return false;
-        const std::size_t n = n_owned_global;
-        from_level.resize(n);
-        to_level.resize(n);
-        to_level_source.resize(n);
-        unsigned int *from = from_level.data();
-        unsigned int *to = to_level.data(), *source = to_level_source.data();
+        from_level.resize(n_from);
+        from_level_source.resize(n_from);
+        to_level.resize(n_to);
+        to_level_source.resize(n_to);
+        if (n_from == 0)
+          return true;
+        unsigned int *from        = from_level.data(),
+                     *from_source = from_level_source.data();
+        unsigned int *to = to_level.data(), *to_source = to_level_source.data();
+        const unsigned int *from_at          = from_offsets.data(),
+                           *to_at            = to_offsets.data(),
+                           *level            = level_of_global.data();
         const types::global_dof_index *g_of  = global.data();
         const types::global_dof_index  first = first_global;
-        if (n > 0)
-          parallel_for("GPU::MGTransferMatrixFree (copies)",
-                       n,
-                       [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+        parallel_for("GPU::MGTransferMatrixFree (copies)",
+                     n_owned_global,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t j)
+                     {
+                       if (from_at[j + 1] != from_at[j])
                        {
-                         from[j]   = j;
-                         to[j]     = j;
-                         source[j] = g_of[j] - first;
-                       });
-        from_level_source = std::move(level_of_global);
+                         from[from_at[j]]        = j;
+                         from_source[from_at[j]] = level[j];
+                       }
+                     });
+        parallel_for("GPU::MGTransferMatrixFree (copies)",
+                     n_owned_level,
+                     [=] DEAL_II_GPU_HOST_DEVICE(const std::size_t i)
+                     {
+                       if (to_at[i + 1] != to_at[i])
+                       {
+                         to[to_at[i]]        = i;
+                         to_source[to_at[i]] = g_of[i] - first;
+                       }
+                     });
         return true;
       }
     } // namespace
@@ -196,15 +230,29 @@ namespace dealii
                                                                   l);
           const bool candidate =
               active != nullptr && active->layout == level_partitioners[l] &&
-              (edge_dofs[l] == nullptr || edge_dofs[l]->n_elements() == 0) &&
               level_range.contiguous && global_range.contiguous;
+          const std::size_t n_local =
+              candidate ? active->layout->locally_owned_size() +
+                              active->layout->n_ghost_indices()
+                        : 0;
+          // The refinement-edge DoFs (few: at the coarser cells).
+          Array<unsigned char> edge;
+          if (candidate && edge_dofs[l] != nullptr &&
+              edge_dofs[l]->n_elements() > 0)
+          {
+            std::vector<unsigned char>         flags(n_local, 0);
+            const Utilities::MPI::Partitioner &layout = *active->layout;
+            for (const types::global_dof_index m : *edge_dofs[l])
+              if (layout.in_local_range(m) || layout.is_ghost_entry(m))
+                flags[layout.global_to_local(m)] = 1;
+            edge.copy_from(flags);
+          }
           LevelCopy &copy = copies[l];
           if (local_copies_on_device(
                   candidate,
                   candidate ? active->of_local.get() : nullptr,
-                  candidate ? active->layout->locally_owned_size() +
-                                  active->layout->n_ghost_indices()
-                            : 0,
+                  edge.size() > 0 ? edge.data() : nullptr,
+                  n_local,
                   owned_level.n_elements(),
                   global_range.first,
                   owned_global.n_elements(),

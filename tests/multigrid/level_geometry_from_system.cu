@@ -355,9 +355,9 @@ check(const bool shell)
             << std::endl;
   }
   // The finest level's active DoFs come from the level operator's field
-  // gather (field) or from its cells (Jacobians); on the uniform ball the
-  // transfer then makes the copies in kernels, on the shell (refinement
-  // edges) on the host.
+  // gather (field) or from its cells (Jacobians); the transfer then makes
+  // the copies in kernels, the shell's refinement edges left out (its
+  // field multigrid visits the cells: hanging nodes).
   const auto copies = [&](const auto &from, const char *geometry)
   {
     const double error = Utilities::MPI::max(
