@@ -7,6 +7,7 @@
 #include <deal.II/fe/fe_tools.h>
 
 #include "../base/parallel_selection.h"
+#include "../base/sorted_indices.h"
 #include "hanging_node_setup.h"
 #include <algorithm>
 #include <memory>
@@ -173,9 +174,7 @@ namespace dealii
         for (const auto &ghosts : ghosts_of_chunk)
           ghost_dofs.insert(ghost_dofs.end(), ghosts.begin(), ghosts.end());
         ghosts_of_chunk.clear();
-        std::sort(ghost_dofs.begin(), ghost_dofs.end());
-        ghost_dofs.erase(std::unique(ghost_dofs.begin(), ghost_dofs.end()),
-                         ghost_dofs.end());
+        sort_unique(ghost_dofs);
         IndexSet active(owned.size());
         active.add_indices(ghost_dofs.begin(), ghost_dofs.end());
         partitioner = std::make_shared<Utilities::MPI::Partitioner>(
@@ -205,6 +204,22 @@ namespace dealii
               constrained_owned.push_back(local);
           }
         std::sort(constrained_owned.begin(), constrained_owned.end());
+        // The partitioner numbers its ghosts in the order of ghost_dofs;
+        // its global_to_local() takes two binary searches in an IndexSet a
+        // ghost entry.
+        const SortedPosition<types::global_dof_index> ghost_position(
+            ghost_dofs);
+        const auto to_local = [&](const types::global_dof_index g)
+        {
+          if (!one_range)
+            return partitioner->global_to_local(g);
+          const unsigned int local =
+              is_owned(g)
+                  ? static_cast<unsigned int>(g - first_owned)
+                  : n_owned + static_cast<unsigned int>(ghost_position(g));
+          Assert(local == partitioner->global_to_local(g), ExcInternalError());
+          return local;
+        };
         indices.resize(std::size_t(n_cells) * dofs_per_cell);
         touches_ghosts.assign(n_cells, 0);
         parallel_for_chunks(
@@ -215,9 +230,9 @@ namespace dealii
               for (std::size_t c = begin; c < end; ++c)
                 for (unsigned int i = 0; i < dofs_per_cell; ++i)
                 {
-                  const std::size_t             k = c * dofs_per_cell + i;
-                  const types::global_dof_index g = global[k];
-                  unsigned int local = partitioner->global_to_local(g);
+                  const std::size_t             k     = c * dofs_per_cell + i;
+                  const types::global_dof_index g     = global[k];
+                  unsigned int                  local = to_local(g);
                   if (constraint_kind[local] != 0)
                   {
                     AssertThrow(

@@ -1,3 +1,4 @@
+#include <dealii-gpu/dofs/locally_relevant_dofs.h>
 #include <dealii-gpu/multigrid/mg_coarse_amg.h>
 #include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 
@@ -35,9 +36,8 @@ namespace dealii
                              "distribute_mg_dofs()"));
       const MPI_Comm comm  = dof_handler.get_communicator();
       const IndexSet owned = dof_handler.locally_owned_mg_dofs(level);
-      IndexSet       relevant;
-      DoFTools::extract_locally_relevant_level_dofs(
-          dof_handler, level, relevant);
+      const IndexSet relevant =
+          internal::locally_relevant_level_dofs(dof_handler, level);
       AffineConstraints<double> constraints;
       constraints.reinit(relevant);
       if (mg_constrained_dofs.have_boundary_indices())

@@ -6,6 +6,7 @@
 #include <deal.II/grid/tria.h>
 
 #include "../base/parallel_selection.h"
+#include "../base/sorted_indices.h"
 #include <algorithm>
 #include <string>
 
@@ -58,8 +59,7 @@ namespace dealii
           all.insert(all.end(), list.begin(), list.end());
           list = std::vector<types::global_dof_index>();
         }
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
+        internal::sort_unique(all);
         IndexSet set(dof_handler.n_dofs(level));
         set.add_indices(all.begin(), all.end());
         set.compress();

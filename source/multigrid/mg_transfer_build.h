@@ -12,6 +12,7 @@
 #include <deal.II/base/types.h>
 
 #include "../base/parallel_selection.h"
+#include "../base/sorted_indices.h"
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -135,8 +136,7 @@ namespace dealii
                                     [&](const types::global_dof_index g)
                                     { return owned.is_element(g); }),
                      needed.end());
-        std::sort(needed.begin(), needed.end());
-        needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+        sort_unique(needed);
         IndexSet ghosts(owned.size());
         ghosts.add_indices(needed.begin(), needed.end());
         ghosts.subtract_set(owned);

@@ -80,10 +80,7 @@ namespace dealii
       setup_timer                    = SetupTimer("GPU::MGTransferMatrixFree");
       const Triangulation<dim> &tria = dof_handler.get_triangulation();
       const MPI_Comm            comm = tria.get_communicator();
-      const bool                distributed =
-          dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria) !=
-          nullptr;
-      const auto *parallel_tria =
+      const auto               *parallel_tria =
           dynamic_cast<const parallel::TriangulationBase<dim> *>(&tria);
       AssertThrow(parallel_tria == nullptr ||
                       parallel_tria->is_multilevel_hierarchy_constructed(),

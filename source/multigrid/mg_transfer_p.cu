@@ -8,6 +8,7 @@
 #include <deal.II/fe/fe_tools.h>
 #include <deal.II/lac/la_parallel_vector.h>
 
+#include "../base/sorted_indices.h"
 #include "transfer_kernels.h"
 #include <algorithm>
 
@@ -176,8 +177,7 @@ namespace dealii
       auto make_partitioner = [&](std::vector<types::global_dof_index> &ghosts,
                                   const IndexSet                       &owned)
       {
-        std::sort(ghosts.begin(), ghosts.end());
-        ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+        internal::sort_unique(ghosts);
         IndexSet ghost_set(owned.size());
         ghost_set.add_indices(ghosts.begin(), ghosts.end());
         ghost_set.subtract_set(owned);

@@ -216,7 +216,11 @@ namespace dealii
                         level_constraints,
                         operation,
                         level_data);
-            });
+            },
+            nullptr,
+            // GPU::MatrixFree reads only the constraint lines; deal.II's
+            // MatrixFree asks about every DoF its cells touch.
+            backend == MatrixFreeBackend::gpu);
       }
 
       AdditionalData data;

@@ -306,12 +306,14 @@ namespace dealii
                           amg_data);
           return amg;
         };
+        // The level operators are GPU::MatrixFree: constraint lines only.
         hierarchy->initialize(dof_handler,
                               mg_constrained_dofs,
                               build_level,
                               make_host_coarse,
                               data,
-                              setup_timer);
+                              setup_timer,
+                              true);
       }
 
       template <typename LevelNumber>

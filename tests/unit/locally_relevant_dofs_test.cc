@@ -1,0 +1,119 @@
+// internal::sort_unique against std::sort and std::unique (32- and 64-bit
+// keys, spans from one value to the whole type, sizes on both sides of the
+// radix sort's threshold), internal::SortedPosition against
+// std::lower_bound on the same lists, and
+// internal::locally_relevant_level_dofs
+// against deal.II's extract_locally_relevant_level_dofs on every level of
+// adaptive distributed meshes (3 ranks in the mpirun variant).
+#include <dealii-gpu/dofs/locally_relevant_dofs.h>
+
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/grid/grid_generator.h>
+
+#include "../../source/base/sorted_indices.h"
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace dealii;
+
+namespace
+{
+  template <typename T>
+  void check_sort_unique(const std::size_t n,
+                         const T           low,
+                         const T           high,
+                         const unsigned    seed)
+  {
+    std::mt19937_64                  gen(seed);
+    std::uniform_int_distribution<T> value(low, high);
+    std::vector<T>                   values(n);
+    for (auto &v : values)
+      v = value(gen);
+    std::vector<T> expected = values;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()),
+                   expected.end());
+    GPU::internal::sort_unique(values);
+    EXPECT_EQ(values, expected) << n << " values in [" << low << ", " << high
+                                << "], " << 8 * sizeof(T) << " bits";
+    const GPU::internal::SortedPosition<T> position(expected);
+    std::size_t                            wrong = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      wrong += position(expected[i]) != i ? 1 : 0;
+    EXPECT_EQ(wrong, 0u) << n << " values in [" << low << ", " << high << "], "
+                         << 8 * sizeof(T) << " bits";
+  }
+
+  template <int dim>
+  void check_relevant_level_dofs(const FiniteElement<dim> &fe)
+  {
+    parallel::distributed::Triangulation<dim> tria(
+        MPI_COMM_WORLD,
+        Triangulation<dim>::limit_level_difference_at_vertices,
+        parallel::distributed::Triangulation<
+            dim>::construct_multigrid_hierarchy);
+    GridGenerator::hyper_ball(tria);
+    tria.refine_global(dim == 2 ? 3 : 2);
+    // Refinement edges and levels that end inside the domain.
+    for (unsigned int step = 0; step < 2; ++step)
+    {
+      for (const auto &cell : tria.active_cell_iterators())
+        if (cell->is_locally_owned() && cell->center()[0] > 0.1)
+          cell->set_refine_flag();
+      tria.execute_coarsening_and_refinement();
+    }
+    DoFHandler<dim> dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    dof_handler.distribute_mg_dofs();
+    std::size_t n_ghosts = 0;
+    for (unsigned int l = 0; l < tria.n_global_levels(); ++l)
+    {
+      IndexSet expected;
+      DoFTools::extract_locally_relevant_level_dofs(dof_handler, l, expected);
+      const IndexSet ours =
+          GPU::internal::locally_relevant_level_dofs(dof_handler, l);
+      EXPECT_TRUE(ours == expected)
+          << fe.get_name() << ", level " << l << ": " << ours.n_elements()
+          << " DoFs against " << expected.n_elements();
+      n_ghosts += expected.n_elements() -
+                  dof_handler.locally_owned_mg_dofs(l).n_elements();
+    }
+    // On several ranks the sets hold other ranks' DoFs: the comparison is
+    // not of the owned sets alone.
+    if (Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
+    {
+      EXPECT_GT(Utilities::MPI::sum(n_ghosts, MPI_COMM_WORLD), 0u);
+    }
+  }
+} // namespace
+
+TEST(SortedIndices, MatchStdSortAndLowerBound)
+{
+  for (const std::size_t n : {0, 1, 2, 1000, 16383, 16384, 100000, 300000})
+  {
+    check_sort_unique<unsigned int>(n, 0, 9, 1);
+    check_sort_unique<unsigned int>(n, 1000000, 1000255, 2);
+    check_sort_unique<unsigned int>(n, 5, 118000000, 3);
+    check_sort_unique<unsigned int>(
+        n, 0, std::numeric_limits<unsigned int>::max(), 4);
+    check_sort_unique<std::uint64_t>(n, 7, 7, 5);
+    check_sort_unique<std::uint64_t>(n, 1ull << 40, (1ull << 40) + 70000, 6);
+    check_sort_unique<std::uint64_t>(
+        n, 0, std::numeric_limits<std::uint64_t>::max(), 7);
+  }
+}
+
+TEST(LocallyRelevantLevelDoFs, DistributedMatchesDealII)
+{
+  check_relevant_level_dofs<2>(FE_Q<2>(3));
+  check_relevant_level_dofs<3>(FE_Q<3>(2));
+  check_relevant_level_dofs<3>(FESystem<3>(FE_Q<3>(1), 3));
+}
