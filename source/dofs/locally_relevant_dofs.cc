@@ -4,6 +4,7 @@
 #include <deal.II/dofs/dof_accessor.h>
 
 #include "../base/sorted_indices.h"
+#include "level_dof_indices.h"
 #include <vector>
 
 namespace dealii
@@ -22,13 +23,13 @@ namespace dealii
         const bool                    one_range = owned.n_intervals() <= 1;
         const types::global_dof_index first =
             owned.n_elements() > 0 ? owned.nth_index_in_set(0) : 0;
-        const types::global_dof_index        end = first + owned.n_elements();
+        const types::global_dof_index end = first + owned.n_elements();
+        const LevelDoFIndices<dim>    level_dof_indices(dof_handler.get_fe());
         std::vector<types::global_dof_index> others, on_cell;
         for (const auto &cell : dof_handler.mg_cell_iterators_on_level(level))
           if (cell->is_ghost_on_level())
           {
-            on_cell.resize(cell->get_fe().n_dofs_per_cell());
-            cell->get_mg_dof_indices(on_cell);
+            level_dof_indices.get(cell, on_cell);
             for (const types::global_dof_index i : on_cell)
               if (one_range ? (i < first || i >= end) : !owned.is_element(i))
                 others.push_back(i);

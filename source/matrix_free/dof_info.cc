@@ -8,6 +8,7 @@
 
 #include "../base/parallel_selection.h"
 #include "../base/sorted_indices.h"
+#include "../dofs/level_dof_indices.h"
 #include "hanging_node_setup.h"
 #include <algorithm>
 #include <memory>
@@ -72,14 +73,15 @@ namespace dealii
         // Into out; hierarchic is scratch (no allocation a cell: at 1e7
         // cells the allocations took about as long as deal.II's cached
         // indices).
-        const auto fill_lexicographic =
+        const LevelDoFIndices<dim> level_dof_indices(fe);
+        const auto                 fill_lexicographic =
             [&](const CellIterator                   &cell,
                 std::vector<types::global_dof_index> &hierarchic,
                 types::global_dof_index              *out)
         {
           hierarchic.resize(dofs_per_cell);
           if (on_level)
-            cell->get_mg_dof_indices(hierarchic);
+            level_dof_indices.get(cell, hierarchic);
           else
             cell->get_active_or_mg_dof_indices(hierarchic);
           for (unsigned int i = 0; i < dofs_per_cell; ++i)

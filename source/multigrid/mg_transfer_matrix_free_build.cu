@@ -15,6 +15,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
+#include "../dofs/level_dof_indices.h"
 #include "../lac/device_partitioner.h"
 #include "mg_transfer_build.h"
 #include "transfer_kernels.h"
@@ -207,7 +208,8 @@ namespace dealii
       }
       // The level DoFs of @p cell by (component, lexicographic point), in
       // @p result; @p indices is scratch.
-      const auto lexicographic_level_indices =
+      const internal::LevelDoFIndices<dim> level_dof_indices(fe);
+      const auto                           lexicographic_level_indices =
           [&](const auto                           &cell,
               std::vector<types::global_dof_index> &indices,
               types::global_dof_index              *result)
@@ -219,7 +221,7 @@ namespace dealii
           std::copy(cached, cached + dofs_per_cell, result);
           return;
         }
-        cell->get_mg_dof_indices(indices);
+        level_dof_indices.get(cell, indices);
         for (unsigned int j = 0; j < dofs_per_cell; ++j)
           result[j] = indices[system_index[j]];
       };

@@ -2,6 +2,8 @@
 // keys, spans from one value to the whole type, sizes on both sides of the
 // radix sort's threshold), internal::SortedPosition against
 // std::lower_bound on the same lists, and
+// internal::LevelDoFIndices against get_mg_dof_indices on every level cell
+// (both of its paths: cells in standard orientation and the others), and
 // internal::locally_relevant_level_dofs
 // against deal.II's extract_locally_relevant_level_dofs on every level of
 // adaptive distributed meshes (3 ranks in the mpirun variant).
@@ -15,6 +17,7 @@
 #include <deal.II/grid/grid_generator.h>
 
 #include "../../source/base/sorted_indices.h"
+#include "../../source/dofs/level_dof_indices.h"
 #include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -93,7 +96,55 @@ namespace
       EXPECT_GT(Utilities::MPI::sum(n_ghosts, MPI_COMM_WORLD), 0u);
     }
   }
+
+  template <int dim>
+  void check_level_dof_indices(const FiniteElement<dim> &fe)
+  {
+    parallel::distributed::Triangulation<dim> tria(
+        MPI_COMM_WORLD,
+        Triangulation<dim>::limit_level_difference_at_vertices,
+        parallel::distributed::Triangulation<
+            dim>::construct_multigrid_hierarchy);
+    GridGenerator::hyper_ball(tria);
+    tria.refine_global(2);
+    DoFHandler<dim> dof_handler(tria);
+    dof_handler.distribute_dofs(fe);
+    dof_handler.distribute_mg_dofs();
+    const GPU::internal::LevelDoFIndices<dim> level_dof_indices(fe);
+    std::vector<types::global_dof_index> ours, expected(fe.n_dofs_per_cell());
+    std::size_t n_standard = 0, n_other = 0, n_wrong = 0;
+    for (const auto &cell : dof_handler.mg_cell_iterators())
+      if (cell->level_subdomain_id() != numbers::artificial_subdomain_id)
+      {
+        level_dof_indices.get(cell, ours);
+        cell->get_mg_dof_indices(expected);
+        n_wrong += ours != expected ? 1 : 0;
+        bool standard = true;
+        for (const unsigned int f : cell->face_indices())
+          standard = standard && cell->face_orientation(f) &&
+                     !cell->face_flip(f) && !cell->face_rotation(f);
+        for (const unsigned int l : cell->line_indices())
+          standard = standard && cell->line_orientation(l);
+        ++(standard ? n_standard : n_other);
+      }
+    EXPECT_EQ(n_wrong, 0u) << fe.get_name();
+    // The ball's cells take both paths in 3D.
+    if (dim == 3)
+    {
+      EXPECT_GT(n_standard, 0u) << fe.get_name();
+      EXPECT_GT(Utilities::MPI::sum(n_other, MPI_COMM_WORLD), 0u)
+          << fe.get_name();
+    }
+  }
 } // namespace
+
+TEST(LevelDoFIndices, MatchGetMGDoFIndices)
+{
+  check_level_dof_indices<2>(FE_Q<2>(3));
+  for (const unsigned int degree : {1u, 2u, 4u})
+    check_level_dof_indices<3>(FE_Q<3>(degree));
+  check_level_dof_indices<3>(FESystem<3>(FE_Q<3>(2), 3));
+}
 
 TEST(SortedIndices, MatchStdSortAndLowerBound)
 {
