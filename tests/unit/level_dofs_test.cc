@@ -1,12 +1,10 @@
 // internal::sort_unique against std::sort and std::unique (32- and 64-bit
 // keys, spans from one value to the whole type, sizes on both sides of the
-// radix sort's threshold), internal::SortedPosition against
-// std::lower_bound on the same lists, and
-// internal::LevelDoFIndices against get_mg_dof_indices on every level cell
-// (both of its paths: cells in standard orientation and the others), and
-// internal::locally_relevant_level_dofs
-// against deal.II's extract_locally_relevant_level_dofs on every level of
-// adaptive distributed meshes (3 ranks in the mpirun variant).
+// radix sort's threshold) and internal::SortedPosition against
+// std::lower_bound on the same lists; on every level of adaptive distributed
+// balls (3 ranks in the mpirun variant), internal::locally_relevant_level_dofs
+// against deal.II's extract_locally_relevant_level_dofs and
+// internal::LevelDoFIndices against get_mg_dof_indices (both of its paths).
 #include <dealii-gpu/dofs/locally_relevant_dofs.h>
 
 #include <deal.II/distributed/tria.h>
@@ -55,8 +53,12 @@ namespace
                          << 8 * sizeof(T) << " bits";
   }
 
+  // On every level of an adaptive distributed ball (refinement edges,
+  // levels that end inside the domain): the relevant level DoFs against
+  // deal.II's set, and LevelDoFIndices against get_mg_dof_indices() on
+  // every cell that is not artificial.
   template <int dim>
-  void check_relevant_level_dofs(const FiniteElement<dim> &fe)
+  void check_level_dofs(const FiniteElement<dim> &fe)
   {
     parallel::distributed::Triangulation<dim> tria(
         MPI_COMM_WORLD,
@@ -65,7 +67,6 @@ namespace
             dim>::construct_multigrid_hierarchy);
     GridGenerator::hyper_ball(tria);
     tria.refine_global(dim == 2 ? 3 : 2);
-    // Refinement edges and levels that end inside the domain.
     for (unsigned int step = 0; step < 2; ++step)
     {
       for (const auto &cell : tria.active_cell_iterators())
@@ -76,7 +77,8 @@ namespace
     DoFHandler<dim> dof_handler(tria);
     dof_handler.distribute_dofs(fe);
     dof_handler.distribute_mg_dofs();
-    std::size_t n_ghosts = 0;
+    const MPI_Comm comm     = MPI_COMM_WORLD;
+    std::size_t    n_ghosts = 0;
     for (unsigned int l = 0; l < tria.n_global_levels(); ++l)
     {
       IndexSet expected;
@@ -91,25 +93,11 @@ namespace
     }
     // On several ranks the sets hold other ranks' DoFs: the comparison is
     // not of the owned sets alone.
-    if (Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
+    if (Utilities::MPI::n_mpi_processes(comm) > 1)
     {
-      EXPECT_GT(Utilities::MPI::sum(n_ghosts, MPI_COMM_WORLD), 0u);
+      EXPECT_GT(Utilities::MPI::sum(n_ghosts, comm), 0u);
     }
-  }
 
-  template <int dim>
-  void check_level_dof_indices(const FiniteElement<dim> &fe)
-  {
-    parallel::distributed::Triangulation<dim> tria(
-        MPI_COMM_WORLD,
-        Triangulation<dim>::limit_level_difference_at_vertices,
-        parallel::distributed::Triangulation<
-            dim>::construct_multigrid_hierarchy);
-    GridGenerator::hyper_ball(tria);
-    tria.refine_global(2);
-    DoFHandler<dim> dof_handler(tria);
-    dof_handler.distribute_dofs(fe);
-    dof_handler.distribute_mg_dofs();
     const GPU::internal::LevelDoFIndices<dim> level_dof_indices(fe);
     std::vector<types::global_dof_index> ours, expected(fe.n_dofs_per_cell());
     std::size_t n_standard = 0, n_other = 0, n_wrong = 0;
@@ -131,20 +119,11 @@ namespace
     // The ball's cells take both paths in 3D.
     if (dim == 3)
     {
-      EXPECT_GT(n_standard, 0u) << fe.get_name();
-      EXPECT_GT(Utilities::MPI::sum(n_other, MPI_COMM_WORLD), 0u)
-          << fe.get_name();
+      EXPECT_GT(Utilities::MPI::sum(n_standard, comm), 0u) << fe.get_name();
+      EXPECT_GT(Utilities::MPI::sum(n_other, comm), 0u) << fe.get_name();
     }
   }
 } // namespace
-
-TEST(LevelDoFIndices, MatchGetMGDoFIndices)
-{
-  check_level_dof_indices<2>(FE_Q<2>(3));
-  for (const unsigned int degree : {1u, 2u, 4u})
-    check_level_dof_indices<3>(FE_Q<3>(degree));
-  check_level_dof_indices<3>(FESystem<3>(FE_Q<3>(2), 3));
-}
 
 TEST(SortedIndices, MatchStdSortAndLowerBound)
 {
@@ -162,9 +141,10 @@ TEST(SortedIndices, MatchStdSortAndLowerBound)
   }
 }
 
-TEST(LocallyRelevantLevelDoFs, DistributedMatchesDealII)
+TEST(LevelDoFs, DistributedMatchDealII)
 {
-  check_relevant_level_dofs<2>(FE_Q<2>(3));
-  check_relevant_level_dofs<3>(FE_Q<3>(2));
-  check_relevant_level_dofs<3>(FESystem<3>(FE_Q<3>(1), 3));
+  check_level_dofs<2>(FE_Q<2>(3));
+  for (const unsigned int degree : {1u, 2u, 4u})
+    check_level_dofs<3>(FE_Q<3>(degree));
+  check_level_dofs<3>(FESystem<3>(FE_Q<3>(2), 3));
 }
