@@ -50,11 +50,29 @@ namespace dealii
                 interpolation[child * n * n + i * n + j] =
                     fe_q.shape_value(lexicographic[j], x);
               }
+          // The coarsest and finest level of the active cells at each
+          // vertex: a cell whose vertices touch no coarser cell has no
+          // hanging face or edge (a coarser face or edge neighbor shares a
+          // vertex with it), and only a cell touching a finer one can hold
+          // a refined edge. Most cells of an adaptive mesh are neither, and
+          // skip the neighbor and line queries below.
+          const auto &tria = dof_handler.get_triangulation();
+          min_level.assign(tria.n_vertices(), numbers::invalid_unsigned_int);
+          std::vector<unsigned int> max_level(tria.n_vertices(), 0);
+          for (const auto &cell : dof_handler.active_cell_iterators())
+            if (!cell->is_artificial())
+              for (const unsigned int v : GeometryInfo<dim>::vertex_indices())
+              {
+                const unsigned int i = cell->vertex_index(v);
+                const unsigned int l = cell->level();
+                min_level[i]         = std::min(min_level[i], l);
+                max_level[i]         = std::max(max_level[i], l);
+              }
           // 3D: the child lines of refined edges of active cells, and one
           // coarse cell holding each such edge.
           if (dim == 3)
             for (const auto &cell : dof_handler.active_cell_iterators())
-              if (!cell->is_artificial())
+              if (!cell->is_artificial() && touches(cell, max_level, true))
                 for (unsigned int l = 0; l < GeometryInfo<dim>::lines_per_cell;
                      ++l)
                   if (cell->line(l)->has_children())
@@ -78,7 +96,7 @@ namespace dealii
                    Indices                    &fine,
                    Indices                    &indices) const
         {
-          if (cell->level() == 0)
+          if (cell->level() == 0 || !touches(cell, min_level, false))
             return 0;
           using namespace HangingNodes;
           const auto parent = cell->parent();
@@ -283,6 +301,22 @@ namespace dealii
         }
 
       private:
+        // Whether a vertex of @p cell has a level in @p levels finer
+        // (@p finer) or coarser than the cell's.
+        static bool touches(const CellIterator              &cell,
+                            const std::vector<unsigned int> &levels,
+                            const bool                       finer)
+        {
+          const unsigned int level = cell->level();
+          for (const unsigned int v : GeometryInfo<dim>::vertex_indices())
+          {
+            const unsigned int l = levels[cell->vertex_index(v)];
+            if (finer ? l > level : l < level)
+              return true;
+          }
+          return false;
+        }
+
         std::array<unsigned int, 3> position(unsigned int i) const
         {
           std::array<unsigned int, 3> p{};
@@ -381,6 +415,8 @@ namespace dealii
         std::vector<double> interpolation;
         std::unordered_map<unsigned int, std::pair<CellIterator, unsigned int>>
             coarse_edges;
+        // Per vertex, the coarsest level of the active cells at it.
+        std::vector<unsigned int> min_level;
       };
     } // namespace internal
   }   // namespace GPU

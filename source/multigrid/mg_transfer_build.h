@@ -52,6 +52,45 @@ namespace dealii
         const types::global_dof_index first, end;
       };
 
+      // Membership in a level's refinement-edge set by a flag a locally
+      // owned DoF: IndexSet::is_element() searched the set's intervals
+      // (tens of thousands on adaptive meshes) for every cell DoF. DoFs
+      // not owned here (few) still search.
+      struct EdgeFlags
+      {
+        EdgeFlags(const IndexSet *edges, const OwnedRange &owned)
+            : edges(edges != nullptr && edges->n_elements() > 0 ? edges
+                                                                : nullptr),
+              owned(owned)
+        {
+          if (this->edges == nullptr || !owned.contiguous)
+            return;
+          flags.assign(owned.end - owned.first, 0);
+          for (auto interval = this->edges->begin_intervals();
+               interval != this->edges->end_intervals();
+               ++interval)
+            for (types::global_dof_index m = std::max<types::global_dof_index>(
+                     *interval->begin(), owned.first);
+                 m < std::min<types::global_dof_index>(interval->last() + 1,
+                                                       owned.end);
+                 ++m)
+              flags[m - owned.first] = 1;
+        }
+
+        bool contains(const types::global_dof_index m) const
+        {
+          if (edges == nullptr)
+            return false;
+          if (!flags.empty() && m >= owned.first && m < owned.end)
+            return flags[m - owned.first] != 0;
+          return edges->is_element(m);
+        }
+
+        const IndexSet            *edges;
+        const OwnedRange          &owned;
+        std::vector<unsigned char> flags;
+      };
+
       // A (global, level) or (level, global) DoF pair; trivial, unlike
       // std::pair, so that a HostVector of them is not zeroed.
       struct DoFPair

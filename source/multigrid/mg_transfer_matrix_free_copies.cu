@@ -10,6 +10,7 @@
 #include <deal.II/distributed/tria_base.h>
 #include <deal.II/dofs/dof_handler.h>
 
+#include "../dofs/level_dof_indices.h"
 #include "../lac/device_partitioner.h"
 #include "../lac/exclusive_scan.h"
 #include "mg_transfer_build.h"
@@ -224,6 +225,7 @@ namespace dealii
       {
         const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
         const internal::OwnedRange level_range(owned_level);
+        const internal::EdgeFlags  edges(edge_dofs[l], level_range);
         {
           const auto *active =
               internal::LevelDoFIndexCache<dim>::find_active_dofs(dof_handler,
@@ -300,9 +302,7 @@ namespace dealii
                               const types::global_dof_index         m,
                               std::vector<types::global_dof_index> &send)
         {
-          if (edge_dofs[l] != nullptr && edge_dofs[l]->is_element(m))
-            return;
-          if (!global_range.contains(g))
+          if (!global_range.contains(g) || edges.contains(m))
             return;
           mark(level_of_global[global_range.position(g)], m);
           if (!marked_global.load(std::memory_order_relaxed))
@@ -333,10 +333,6 @@ namespace dealii
           chunk_send.resize((n_local + grain - 1) / grain);
           // Each DoF is met once here: plain stores, and no conflict to
           // look for (the atomic exchanges took a quarter of this loop).
-          const IndexSet *edges =
-              edge_dofs[l] != nullptr && edge_dofs[l]->n_elements() > 0
-                  ? edge_dofs[l]
-                  : nullptr;
           const std::size_t n_owned = layout.locally_owned_size();
           parallel_for_chunks(
               n_local,
@@ -352,7 +348,7 @@ namespace dealii
                       !global_range.contains(g))
                     continue;
                   const types::global_dof_index m = layout.local_to_global(i);
-                  if (edges != nullptr && edges->is_element(m))
+                  if (edges.contains(m))
                     continue;
                   level_of_global[global_range.position(g)].store(
                       m, std::memory_order_relaxed);
@@ -386,6 +382,8 @@ namespace dealii
               });
           constexpr std::size_t grain = 1024;
           chunk_send.resize((cells.size() + grain - 1) / grain);
+          const internal::LevelDoFIndices<dim> level_dof_indices(
+              dof_handler.get_fe());
           parallel_for_chunks(
               cells.size(),
               grain,
@@ -400,7 +398,7 @@ namespace dealii
                   cells[k]->get_dof_indices(global_indices);
                   if (!lattices.level_dofs(
                           l, cells[k]->index(), level_indices.data()))
-                    cells[k]->get_mg_dof_indices(level_indices);
+                    level_dof_indices.get(cells[k], level_indices);
                   for (unsigned int i = 0; i < dofs_per_cell; ++i)
                     pair(global_indices[i], level_indices[i], send);
                 }
