@@ -160,6 +160,67 @@ namespace dealii
             out);
       }
 
+      // Which blocks of 2^12 consecutive positions of a mark array hold a
+      // mark, so that append_marked() reads only those: the marks of one
+      // level of an adaptive mesh cover part of the owned DoFs, in runs
+      // (reading all owned DoFs for every level took up to 0.3 s a rank).
+      struct MarkedBlocks
+      {
+        static constexpr unsigned int shift = 12;
+
+        explicit MarkedBlocks(const std::size_t n)
+            : n(n), flags(atomic_array<unsigned char>((n >> shift) + 1, 0))
+        {
+        }
+
+        void mark(const std::size_t k) const
+        {
+          std::atomic<unsigned char> &flag = flags[k >> shift];
+          if (flag.load(std::memory_order_relaxed) == 0)
+            flag.store(1, std::memory_order_relaxed);
+        }
+
+        const std::size_t                             n;
+        std::unique_ptr<std::atomic<unsigned char>[]> flags;
+      };
+
+      // As above, reading only the blocks @p blocks marked, and clearing
+      // them.
+      inline void append_marked(std::atomic<types::global_dof_index> *marks,
+                                const IndexSet                       &set,
+                                const types::global_dof_index         unset,
+                                const MarkedBlocks                   &blocks,
+                                HostVector<DoFPair>                  &out)
+      {
+        set.compress();
+        AssertDimension(blocks.n, set.n_elements());
+        std::vector<std::size_t> first;
+        for (std::size_t b = 0; b <= (blocks.n >> MarkedBlocks::shift); ++b)
+          if (blocks.flags[b].exchange(0, std::memory_order_relaxed) != 0)
+            first.push_back(b << MarkedBlocks::shift);
+        constexpr std::size_t size     = std::size_t(1) << MarkedBlocks::shift;
+        const auto            position = [&](const std::size_t k)
+        { return first[k / size] + k % size; };
+        append_selected(
+            first.size() * size,
+            entry_grain,
+            [&](const std::size_t k)
+            {
+              const std::size_t j = position(k);
+              return j < blocks.n &&
+                     marks[j].load(std::memory_order_relaxed) != unset;
+            },
+            [&](const std::size_t k)
+            {
+              const std::size_t j = position(k);
+              const DoFPair     pair{set.nth_index_in_set(j),
+                                 marks[j].load(std::memory_order_relaxed)};
+              marks[j].store(unset, std::memory_order_relaxed);
+              return pair;
+            },
+            out);
+      }
+
       // A partitioner with the owned set and the ghosts @p needed: @p
       // external itself if its ghosts hold them all.
       inline std::shared_ptr<const Utilities::MPI::Partitioner>

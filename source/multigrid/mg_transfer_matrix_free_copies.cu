@@ -221,6 +221,7 @@ namespace dealii
       const types::global_dof_index unset = numbers::invalid_dof_index;
       const auto                    level_of_global =
           internal::atomic_array(owned_global.n_elements(), unset);
+      const internal::MarkedBlocks global_blocks(owned_global.n_elements());
       for (unsigned int l = 0; l < n_levels; ++l)
       {
         const IndexSet &owned_level = dof_handler.locally_owned_mg_dofs(l);
@@ -304,7 +305,9 @@ namespace dealii
         {
           if (!global_range.contains(g) || edges.contains(m))
             return;
-          mark(level_of_global[global_range.position(g)], m);
+          const types::global_dof_index k = global_range.position(g);
+          mark(level_of_global[k], m);
+          global_blocks.mark(k);
           if (!marked_global.load(std::memory_order_relaxed))
             marked_global.store(true, std::memory_order_relaxed);
           if (level_range.contains(m))
@@ -350,8 +353,9 @@ namespace dealii
                   const types::global_dof_index m = layout.local_to_global(i);
                   if (edges.contains(m))
                     continue;
-                  level_of_global[global_range.position(g)].store(
-                      m, std::memory_order_relaxed);
+                  const types::global_dof_index k = global_range.position(g);
+                  level_of_global[k].store(m, std::memory_order_relaxed);
+                  global_blocks.mark(k);
                   marked = true;
                   if (i < n_owned)
                     global_of_level[level_range.position(m)].store(
@@ -439,8 +443,11 @@ namespace dealii
         {
           internal::HostVector<internal::DoFPair> from_level;
           if (marked_global.load())
-            internal::append_marked(
-                level_of_global.get(), owned_global, unset, from_level);
+            internal::append_marked(level_of_global.get(),
+                                    owned_global,
+                                    unset,
+                                    global_blocks,
+                                    from_level);
           LevelCopy &copy = copies[l];
           // Only the level DoFs owned elsewhere (partitioner_with_ghosts
           // would drop the others, on one thread).
