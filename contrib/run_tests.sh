@@ -43,7 +43,7 @@ fi
 full_tests=${DEALII_GPU_FULL_TESTS:-$full_tests}
 
 status=0
-tests="base;lac;matrix_free;multigrid;operators;integration"
+tests="base;lac;matrix_free;multigrid;operators;integration;numerics"
 host_benchmarks=OFF
 [ "${DEALII_GPU_BENCHMARKS:-0}" = 1 ] && host_benchmarks=ON
 if [ -z "$cuda_architectures" ]; then

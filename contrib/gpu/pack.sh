@@ -31,7 +31,7 @@ targets=$(echo $targets | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # Every degree of the CEED benchmark (CI's build compiles one).
 cmake -DDEAL_II_GPU_FULL_TESTS=ON -DDEAL_II_GPU_CEED_BPS_DEGREES="1;2;3;4;5;6;7;8" \
   -DDEAL_II_GPU_APPLICATION_CASES="2:1;2:2;2:3;2:4;3:1;3:2;3:3;3:4" "$build" > /dev/null
-cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve multigrid_solve_cpu ceed_bps element_integration sparse_multigrid sparse_multigrid_cpu scaling helmholtz poisson elasticity q2_kernel_designs
+cmake --build "$build" -j"$(nproc)" --target $targets unit_tests vector_operations operator_throughput multigrid_solve multigrid_solve_cpu ceed_bps element_integration sparse_multigrid sparse_multigrid_cpu scaling kelly_estimator helmholtz poisson elasticity q2_kernel_designs
 for t in $targets; do
   area=${t%%.*}; rest=${t#*.}; name=${rest%.release}
   mkdir -p "$stage/bin/$area" "$stage/expected/$area"

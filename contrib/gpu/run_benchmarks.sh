@@ -43,7 +43,9 @@
 # Jacobi and SPAI(1), CSR and ELLPACK-R, at 1.8e6 DoFs), sparse-multigrid-3d sparse-multigrid-3d-cpu (the
 # 3D plate: GPU with matrix-free times; ours and deal.II's on 16 ranks),
 # sparse-multigrid-dealii (the same with deal.II's and Trilinos' classes on
-# 16 CPU ranks: benchmarks/sparse_multigrid_cpu).
+# 16 CPU ranks: benchmarks/sparse_multigrid_cpu), kelly kelly-mps (Kelly's
+# estimator, deal.II's against GPU::KellyErrorEstimator, Q2 and Q4 on one
+# rank and on RANKS=16 ranks sharing the GPU through MPS).
 set -uo pipefail
 app=/tmp/app
 out=${OUT:-/tmp/out}
@@ -454,6 +456,23 @@ for step in "$@"; do
           -e 's/^set Cycles .*/set Cycles = 7/' "$app/poisson.prm" > p.prm
       mpirun -np $n --bind-to none "$app/bin/poisson" p.prm --device=cuda > "$out/poisson_mps$n.txt" 2>&1
       echo "poisson-mps: rc=$?"
+      mps_stop ;;
+    kelly)
+      for k in 2 4; do
+        r=$([ $k = 2 ] && echo 2,3,4 || echo 2,3)
+        "$app/bin/kelly_estimator" --degree=$k --refinements=$r --device=cuda >> "$out/kelly_estimator.txt" 2>&1
+        echo "kelly Q$k: rc=$?"
+        mv kelly_estimator.csv "$out/kelly_estimator_q$k.csv"
+      done ;;
+    kelly-mps)
+      n=${RANKS:-16}
+      mps_start || continue
+      for k in 2 4; do
+        r=$([ $k = 2 ] && echo 2,3,4,5 || echo 2,3,4)
+        mpirun -np $n --bind-to none "$app/bin/kelly_estimator" --degree=$k --refinements=$r --device=cuda >> "$out/kelly_estimator_mps$n.txt" 2>&1
+        echo "kelly-mps Q$k: rc=$?"
+        mv kelly_estimator.csv "$out/kelly_estimator_q${k}_mps$n.csv"
+      done
       mps_stop ;;
     *) echo "unknown step $step" ;;
   esac
