@@ -367,9 +367,89 @@ namespace dealii
           map_nodes[i] = map_points[i][0];
 
         steps.start("faces");
-        // The cells whose data the faces need: the owned ones and their
-        // face neighbors.
         using Iterator = typename DoFHandler<dim>::active_cell_iterator;
+        std::vector<Iterator> owned_cells;
+        for (const auto &cell : dof_handler.active_cell_iterators())
+          if (cell->is_locally_owned())
+            owned_cells.push_back(cell);
+        const std::size_t n_owned = owned_cells.size();
+
+        // Each owned cell's faces (subfaces where its neighbors are finer)
+        // by the index of the face object, on the set-up threads. A face
+        // is listed once for the device: by its finer cell where that is
+        // owned, else by the other; between two owned cells of one level
+        // by the one of lower index.
+        struct Found
+        {
+          unsigned int key;
+          Iterator     cell[2];
+          unsigned int face[2];
+        };
+        constexpr std::size_t grain    = 512;
+        const std::size_t     n_chunks = (n_owned + grain - 1) / grain;
+        std::vector<std::vector<Found>>        found(n_chunks);
+        std::vector<std::vector<unsigned int>> keys(n_chunks);
+        std::vector<unsigned int>              n_keys(n_owned);
+        std::vector<double>                    factors(n_owned);
+        parallel_for_chunks(
+            n_owned,
+            grain,
+            [&](const std::size_t begin, const std::size_t end)
+            {
+              std::vector<Found>        &list      = found[begin / grain];
+              std::vector<unsigned int> &cell_keys = keys[begin / grain];
+              for (std::size_t c = begin; c < end; ++c)
+              {
+                const Iterator &cell    = owned_cells[c];
+                factors[c]              = cell->diameter() / 24.;
+                const std::size_t first = cell_keys.size();
+                for (const unsigned int f : cell->face_indices())
+                {
+                  if (cell->at_boundary(f))
+                    continue;
+                  const auto         face  = cell->face(f);
+                  const unsigned int index = face->index();
+                  if (face->has_children())
+                  {
+                    // The subface as the child sees it (its number among
+                    // the face's children depends on the orientation).
+                    const unsigned int nf = cell->neighbor_of_neighbor(f);
+                    for (unsigned int sf = 0; sf < face->n_children(); ++sf)
+                    {
+                      const Iterator child =
+                          cell->neighbor_child_on_subface(f, sf);
+                      const unsigned int key = child->face(nf)->index();
+                      cell_keys.push_back(key);
+                      if (!child->is_locally_owned())
+                        list.push_back({key, {child, cell}, {nf, f}});
+                    }
+                  }
+                  else if (cell->neighbor_is_coarser(f))
+                  {
+                    cell_keys.push_back(index);
+                    list.push_back(
+                        {index,
+                         {cell, Iterator(cell->neighbor(f))},
+                         {f, cell->neighbor_of_coarser_neighbor(f).first}});
+                  }
+                  else
+                  {
+                    cell_keys.push_back(index);
+                    const Iterator neighbor(cell->neighbor(f));
+                    if (!neighbor->is_locally_owned() ||
+                        cell->active_cell_index() <
+                            neighbor->active_cell_index())
+                      list.push_back({index,
+                                      {cell, neighbor},
+                                      {f, cell->neighbor_of_neighbor(f)}});
+                  }
+                }
+                n_keys[c] = cell_keys.size() - first;
+              }
+            });
+
+        // The cells whose data the faces need (the owned ones first), the
+        // faces' numbers, then their maps on the set-up threads.
         std::vector<int>      local(tria.n_active_cells(), -1);
         std::vector<Iterator> cells;
         const auto            local_cell = [&](const Iterator &cell)
@@ -382,67 +462,56 @@ namespace dealii
           }
           return static_cast<unsigned int>(l);
         };
-        std::vector<int>            face_item(tria.n_raw_faces(), -1);
-        std::vector<KellyFace<dim>> items;
-        const auto add_item = [&](const unsigned int face_index,
-                                  const Iterator    &fine,
-                                  const unsigned int fine_face,
-                                  const Iterator    &other,
-                                  const unsigned int other_face)
-        {
-          int &i = face_item[face_index];
-          if (i < 0)
+        for (const Iterator &cell : owned_cells)
+          local_cell(cell);
+        std::vector<int>           face_item(tria.n_raw_faces(), -1);
+        std::vector<const Found *> listed;
+        for (const auto &list : found)
+          for (const Found &face : list)
           {
-            KellyFace<dim> item;
-            face_map<dim>(fine, fine_face, other, other_face, item);
-            item.cell[0] = local_cell(fine);
-            item.cell[1] = local_cell(other);
-            i            = items.size();
-            items.push_back(item);
+            AssertThrow(face_item[face.key] < 0, ExcInternalError());
+            face_item[face.key] = listed.size();
+            listed.push_back(&face);
+            local_cell(face.cell[0]);
+            local_cell(face.cell[1]);
           }
-          return static_cast<unsigned int>(i);
-        };
-        std::vector<unsigned int> owned, offsets{0}, cell_faces;
-        std::vector<double>       factors;
-        for (const auto &cell : dof_handler.active_cell_iterators())
-          if (cell->is_locally_owned())
-          {
-            owned.push_back(cell->active_cell_index());
-            factors.push_back(cell->diameter() / 24.);
-            local_cell(cell);
-            for (const unsigned int f : cell->face_indices())
+        std::vector<KellyFace<dim>> items(listed.size());
+        parallel_for_chunks(
+            listed.size(),
+            grain,
+            [&](const std::size_t begin, const std::size_t end)
             {
-              if (cell->at_boundary(f))
-                continue;
-              const auto face = cell->face(f);
-              if (face->has_children())
+              for (std::size_t i = begin; i < end; ++i)
               {
-                // The subface as the child sees it (its number among the
-                // face's children depends on the face's orientation).
-                const unsigned int nf = cell->neighbor_of_neighbor(f);
-                for (unsigned int sf = 0; sf < face->n_children(); ++sf)
-                {
-                  const Iterator child = cell->neighbor_child_on_subface(f, sf);
-                  cell_faces.push_back(
-                      add_item(child->face(nf)->index(), child, nf, cell, f));
-                }
+                const Found &face = *listed[i];
+                face_map<dim>(face.cell[0],
+                              face.face[0],
+                              face.cell[1],
+                              face.face[1],
+                              items[i]);
+                for (unsigned int side = 0; side < 2; ++side)
+                  items[i].cell[side] =
+                      local[face.cell[side]->active_cell_index()];
               }
-              else if (cell->neighbor_is_coarser(f))
-                cell_faces.push_back(
-                    add_item(face->index(),
-                             cell,
-                             f,
-                             Iterator(cell->neighbor(f)),
-                             cell->neighbor_of_coarser_neighbor(f).first));
-              else
-                cell_faces.push_back(add_item(face->index(),
-                                              cell,
-                                              f,
-                                              Iterator(cell->neighbor(f)),
-                                              cell->neighbor_of_neighbor(f)));
+            });
+        std::vector<unsigned int> owned(n_owned), offsets{0}, cell_faces;
+        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk)
+        {
+          std::size_t k = 0;
+          for (std::size_t c = chunk * grain;
+               c < std::min(n_owned, (chunk + 1) * grain);
+               ++c)
+          {
+            owned[c] = owned_cells[c]->active_cell_index();
+            for (unsigned int j = 0; j < n_keys[c]; ++j, ++k)
+            {
+              const int item = face_item[keys[chunk][k]];
+              AssertThrow(item >= 0, ExcInternalError());
+              cell_faces.push_back(item);
             }
             offsets.push_back(cell_faces.size());
           }
+        }
 
         // The cells' DoF values (lexicographic) and support points, on the
         // set-up threads.
