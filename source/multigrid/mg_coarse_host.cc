@@ -1,5 +1,6 @@
 #include <dealii-gpu/multigrid/mg_coarse_direct.h>
 
+#include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/la_parallel_vector.h>
 
 #include <algorithm>
@@ -65,6 +66,62 @@ namespace dealii
     {
       solver->solve(dst, src);
     }
+
+    template <typename Number>
+    void probe_matrix(const Vector<Number>                              &layout,
+                      const std::function<void(Vector<Number> &,
+                                               const Vector<Number> &)> &vmult,
+                      TrilinosWrappers::SparseMatrix                    &matrix,
+                      const types::global_dof_index max_size)
+    {
+      const types::global_dof_index n = layout.size();
+      AssertThrow(n <= max_size,
+                  ExcMessage("The direct coarse solver of an operator "
+                             "without an assembled form probes it with one "
+                             "vmult a DoF: the coarse level's " +
+                             std::to_string(n) + " DoFs are more than " +
+                             std::to_string(max_size) +
+                             "; choose chebyshev or cg_jacobi"));
+      Vector<Number> x, y;
+      x.reinit(layout.get_partitioner());
+      y.reinit(layout.get_partitioner());
+      const IndexSet owned = x.locally_owned_elements();
+      LinearAlgebra::distributed::Vector<Number, MemorySpace::Host> column(
+          layout.get_partitioner());
+      DynamicSparsityPattern dsp(n, n, owned);
+      std::vector<std::vector<std::pair<types::global_dof_index, double>>> rows(
+          owned.n_elements());
+      for (types::global_dof_index j = 0; j < n; ++j)
+      {
+        x = Number(0);
+        if (owned.is_element(j))
+          x(j) = Number(1);
+        vmult(y, x);
+        y.copy_locally_owned_data_to(column);
+        for (unsigned int i = 0; i < rows.size(); ++i)
+          if (column.local_element(i) != Number(0))
+          {
+            rows[i].emplace_back(j, column.local_element(i));
+            dsp.add(owned.nth_index_in_set(i), j);
+          }
+      }
+      matrix.reinit(owned, owned, dsp, layout.get_mpi_communicator());
+      for (unsigned int i = 0; i < rows.size(); ++i)
+        for (const auto &entry : rows[i])
+          matrix.set(owned.nth_index_in_set(i), entry.first, entry.second);
+      matrix.compress(VectorOperation::insert);
+    }
+
+    template void probe_matrix<float>(
+        const Vector<float> &,
+        const std::function<void(Vector<float> &, const Vector<float> &)> &,
+        TrilinosWrappers::SparseMatrix &,
+        const types::global_dof_index);
+    template void probe_matrix<double>(
+        const Vector<double> &,
+        const std::function<void(Vector<double> &, const Vector<double> &)> &,
+        TrilinosWrappers::SparseMatrix &,
+        const types::global_dof_index);
 
     template class MGCoarseGridHost<float>;
     template class MGCoarseGridHost<double>;

@@ -4,6 +4,7 @@
 #ifndef dealii_gpu_multigrid_matrix_free_multigrid_h
 #define dealii_gpu_multigrid_matrix_free_multigrid_h
 
+#include <dealii-gpu/multigrid/mg_coarse_direct.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
@@ -53,7 +54,9 @@ namespace dealii
      * zero Dirichlet values on the given boundary ids (every component):
      * the same operation on every level of the triangulation's multigrid
      * hierarchy, Chebyshev or damped Jacobi smoothing around the level
-     * diagonals, a Chebyshev or CG-Jacobi coarse solver, local smoothing
+     * diagonals, a Chebyshev or CG-Jacobi coarse solver (or, on the GPU
+     * backend, a direct solve on the host of the coarse level's matrix,
+     * probed from its operator with one vmult a DoF), local smoothing
      * with interface matrices on adaptive meshes, in deal.II's Multigrid and
      * PreconditionMG (step-37's set-up). On the GPU backend the levels are
      * GPU::MatrixFree and the transfer GPU::MGTransferMatrixFree; on the CPU
@@ -65,7 +68,8 @@ namespace dealii
      * level's precision (Constant values; a function of x gets the
      * evaluator's point type). Not available here: p-coarsening and the
      * AMG coarse solver (they need GPU::MultigridPreconditioner's
-     * assembled Laplace form).
+     * assembled Laplace form), and the direct coarse solver on the CPU
+     * backend.
      *
      * @code
      * using Operation = GPU::LaplaceOperation<Coefficient>;
@@ -197,6 +201,14 @@ namespace dealii
                     ExcMessage("MatrixFreeMultigrid has no p-coarsening "
                                "(GPU::MultigridPreconditioner has it for "
                                "the Laplace form)"));
+        AssertThrow(
+            additional_data.coarse_solver != MultigridData::CoarseSolver::amg &&
+                (additional_data.coarse_solver !=
+                     MultigridData::CoarseSolver::direct ||
+                 backend == MatrixFreeBackend::gpu),
+            ExcMessage("MatrixFreeMultigrid has no assembled coarse matrix "
+                       "for AMG: its coarse solvers are chebyshev, "
+                       "cg_jacobi, and direct on the gpu backend"));
         data = additional_data;
         this->initialize_hierarchy(
             dof_handler,
@@ -217,7 +229,28 @@ namespace dealii
                         operation,
                         level_data);
             },
-            nullptr,
+            [](const auto &coarse_operator)
+            {
+              using VectorType =
+                  typename std::decay_t<decltype(coarse_operator)>::VectorType;
+              std::unique_ptr<MGCoarseGridBase<VectorType>> coarse;
+              if constexpr (backend == MatrixFreeBackend::gpu)
+              {
+                using Number = typename VectorType::value_type;
+                VectorType layout;
+                coarse_operator.initialize_dof_vector(layout);
+                TrilinosWrappers::SparseMatrix matrix;
+                probe_matrix<Number>(
+                    layout,
+                    [&](VectorType &dst, const VectorType &src)
+                    { coarse_operator.vmult(dst, src); },
+                    matrix);
+                auto direct = std::make_unique<MGCoarseGridDirect<Number>>();
+                direct->initialize(matrix);
+                coarse = std::move(direct);
+              }
+              return coarse;
+            },
             // GPU::MatrixFree reads only the constraint lines; deal.II's
             // MatrixFree asks about every DoF its cells touch.
             backend == MatrixFreeBackend::gpu);

@@ -10,6 +10,7 @@
 #include <deal.II/lac/trilinos_solver.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 
+#include <functional>
 #include <memory>
 
 namespace dealii
@@ -24,6 +25,21 @@ namespace dealii
      * (TrilinosWrappers::SolverDirect), every call a forward and backward
      * substitution on the host. MPI: Amesos gathers the matrix to one rank.
      */
+    /**
+     * The matrix of a linear operator on GPU::Vector<Number> (the layout of
+     * @p layout), by one @p vmult a column: the operator applied to each
+     * unit vector, the column's nonzero entries kept. For coarse levels of
+     * operators with no assembled form (GPU::MatrixFreeMultigrid); more
+     * than @p max_size rows are refused. Rows distributed as the layout's
+     * locally owned entries; every rank must call it.
+     */
+    template <typename Number>
+    void probe_matrix(const Vector<Number>                              &layout,
+                      const std::function<void(Vector<Number> &,
+                                               const Vector<Number> &)> &vmult,
+                      TrilinosWrappers::SparseMatrix                    &matrix,
+                      const types::global_dof_index max_size = 20000);
+
     template <typename Number>
     class MGCoarseGridDirect : public MGCoarseGridHost<Number>
     {
