@@ -1,5 +1,6 @@
 #include <dealii-gpu/dofs/locally_relevant_dofs.h>
 #include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_coarse_direct.h>
 #include <dealii-gpu/multigrid/mg_constrained_dofs.h>
 
 #include <deal.II/base/quadrature_lib.h>
@@ -8,6 +9,7 @@
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/full_matrix.h>
+#include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/lac/solver_cg.h>
 #include <deal.II/lac/sparsity_tools.h>
 #include <deal.II/multigrid/mg_tools.h>
@@ -16,6 +18,9 @@ namespace dealii
 {
   namespace GPU
   {
+    template <typename Number>
+    using HostVector = LinearAlgebra::distributed::Vector<Number>;
+
     template <int dim, typename ConstrainedDoFs>
     void assemble_level_matrix(
         const Mapping<dim>                              &mapping,
@@ -87,9 +92,9 @@ namespace dealii
       matrix.compress(VectorOperation::insert);
     }
 
-    template <int dim, typename Number>
+    template <int dim, typename Number, typename VectorType>
     template <typename ConstrainedDoFs>
-    void MGCoarseGridAMG<dim, Number>::initialize(
+    void MGCoarseGridAMG<dim, Number, VectorType>::initialize(
         const Mapping<dim>                              &mapping,
         const DoFHandler<dim>                           &dof_handler,
         const ConstrainedDoFs                           &mg_constrained_dofs,
@@ -98,28 +103,66 @@ namespace dealii
         const unsigned int                               level,
         const AdditionalData                            &additional_data)
     {
-      data = additional_data;
+      TrilinosWrappers::SparseMatrix level_matrix;
       assemble_level_matrix(mapping,
                             dof_handler,
                             mg_constrained_dofs,
                             diffusion,
                             reaction,
                             level,
-                            matrix);
-      TrilinosWrappers::PreconditionAMG::AdditionalData amg_data;
-      amg_data.elliptic              = true;
-      amg_data.higher_order_elements = dof_handler.get_fe().degree > 1;
-      amg_data.smoother_sweeps       = 2;
-      amg_data.aggregation_threshold = 0.02;
-      amg.initialize(matrix, amg_data);
-      this->reinit_host("MGCoarseGridAMG",
-                        dof_handler.locally_owned_mg_dofs(level),
-                        dof_handler.get_communicator(),
-                        level);
+                            level_matrix);
+      initialize(level_matrix, dof_handler, level, additional_data);
     }
 
-    template <int dim, typename Number>
-    void MGCoarseGridAMG<dim, Number>::solve(
+    template <int dim, typename Number, typename VectorType>
+    void MGCoarseGridAMG<dim, Number, VectorType>::initialize(
+        const TrilinosWrappers::SparseMatrix &level_matrix,
+        const DoFHandler<dim>                &dof_handler,
+        const unsigned int                    level,
+        const AdditionalData                 &additional_data)
+    {
+      AssertThrow(dof_handler.has_level_dofs(),
+                  ExcMessage("MGCoarseGridAMG needs level DoFs: call "
+                             "distribute_mg_dofs()"));
+      const IndexSet owned = dof_handler.locally_owned_mg_dofs(level);
+      AssertThrow(level_matrix.m() == dof_handler.n_dofs(level) &&
+                      level_matrix.locally_owned_range_indices() == owned,
+                  ExcMessage("MGCoarseGridAMG: the matrix's rows are not "
+                             "the locally owned DoFs of level " +
+                             std::to_string(level)));
+      data = additional_data;
+      matrix.copy_from(level_matrix);
+      const FiniteElement<dim> &fe = dof_handler.get_fe();
+      TrilinosWrappers::PreconditionAMG::AdditionalData amg_data;
+      amg_data.elliptic              = true;
+      amg_data.higher_order_elements = fe.degree > 1;
+      amg_data.smoother_sweeps       = 2;
+      amg_data.aggregation_threshold = 0.02;
+      // ML's near null space of a vector-valued element: one constant a
+      // component (its default is one mode for all rows).
+      if (fe.n_components() > 1)
+      {
+        amg_data.constant_modes.assign(
+            fe.n_components(), std::vector<bool>(owned.n_elements(), false));
+        std::vector<types::global_dof_index> indices(fe.n_dofs_per_cell());
+        for (const auto &cell : dof_handler.mg_cell_iterators_on_level(level))
+          if (cell->is_locally_owned_on_level())
+          {
+            cell->get_mg_dof_indices(indices);
+            for (unsigned int i = 0; i < indices.size(); ++i)
+              if (owned.is_element(indices[i]))
+                amg_data.constant_modes[fe.system_to_component_index(i).first]
+                                       [owned.index_within_set(indices[i])] =
+                    true;
+          }
+      }
+      amg.initialize(matrix, amg_data);
+      this->reinit_host(
+          "MGCoarseGridAMG", owned, dof_handler.get_communicator(), level);
+    }
+
+    template <int dim, typename Number, typename VectorType>
+    void MGCoarseGridAMG<dim, Number, VectorType>::solve(
         TrilinosWrappers::MPI::Vector       &dst,
         const TrilinosWrappers::MPI::Vector &src) const
     {
@@ -130,8 +173,51 @@ namespace dealii
       iterations = control.last_step();
     }
 
-#define DEALII_GPU_INSTANTIATE_AMG(dim, Number, Constrained)                   \
-  template void MGCoarseGridAMG<dim, Number>::initialize(                      \
+    template <int dim, typename Number, typename VectorType>
+    std::unique_ptr<MGCoarseGridBase<VectorType>>
+    internal::make_host_coarse_solver(
+        const TrilinosWrappers::SparseMatrix &matrix,
+        const DoFHandler<dim>                &dof_handler,
+        const unsigned int                    level,
+        const MultigridData                  &data)
+    {
+      AssertThrow(data.coarse_solver == MultigridData::CoarseSolver::amg ||
+                      data.coarse_solver == MultigridData::CoarseSolver::direct,
+                  ExcMessage("make_host_coarse_solver: amg or direct only"));
+      if (data.coarse_solver == MultigridData::CoarseSolver::direct)
+      {
+        auto direct =
+            std::make_unique<MGCoarseGridDirect<Number, VectorType>>();
+        direct->initialize(matrix, level);
+        return direct;
+      }
+      auto amg = std::make_unique<MGCoarseGridAMG<dim, Number, VectorType>>();
+      typename MGCoarseGridAMG<dim, Number, VectorType>::AdditionalData
+          amg_data;
+      amg_data.reduction = data.coarse_reduction;
+      amg->initialize(matrix, dof_handler, level, amg_data);
+      return amg;
+    }
+
+#define DEALII_GPU_INSTANTIATE_FACTORY(dim, Number, VectorType)                \
+  template std::unique_ptr<MGCoarseGridBase<VectorType>>                       \
+  internal::make_host_coarse_solver<dim, Number, VectorType>(                  \
+      const TrilinosWrappers::SparseMatrix &,                                  \
+      const DoFHandler<dim> &,                                                 \
+      const unsigned int,                                                      \
+      const MultigridData &);
+    DEALII_GPU_INSTANTIATE_FACTORY(2, float, Vector<float>)
+    DEALII_GPU_INSTANTIATE_FACTORY(2, double, Vector<double>)
+    DEALII_GPU_INSTANTIATE_FACTORY(3, float, Vector<float>)
+    DEALII_GPU_INSTANTIATE_FACTORY(3, double, Vector<double>)
+    DEALII_GPU_INSTANTIATE_FACTORY(2, float, HostVector<float>)
+    DEALII_GPU_INSTANTIATE_FACTORY(2, double, HostVector<double>)
+    DEALII_GPU_INSTANTIATE_FACTORY(3, float, HostVector<float>)
+    DEALII_GPU_INSTANTIATE_FACTORY(3, double, HostVector<double>)
+#undef DEALII_GPU_INSTANTIATE_FACTORY
+
+#define DEALII_GPU_INSTANTIATE_AMG(dim, Number, VectorType, Constrained)       \
+  template void MGCoarseGridAMG<dim, Number, VectorType>::initialize(          \
       const Mapping<dim> &,                                                    \
       const DoFHandler<dim> &,                                                 \
       const Constrained &,                                                     \
@@ -148,13 +234,19 @@ namespace dealii
       const std::function<double(const Point<dim> &)> &,                       \
       const unsigned int,                                                      \
       TrilinosWrappers::SparseMatrix &);                                       \
-  DEALII_GPU_INSTANTIATE_AMG(dim, float, Constrained)                          \
-  DEALII_GPU_INSTANTIATE_AMG(dim, double, Constrained)
+  DEALII_GPU_INSTANTIATE_AMG(dim, float, Vector<float>, Constrained)           \
+  DEALII_GPU_INSTANTIATE_AMG(dim, double, Vector<double>, Constrained)         \
+  DEALII_GPU_INSTANTIATE_AMG(dim, float, HostVector<float>, Constrained)       \
+  DEALII_GPU_INSTANTIATE_AMG(dim, double, HostVector<double>, Constrained)
 
     template class MGCoarseGridAMG<2, float>;
     template class MGCoarseGridAMG<2, double>;
     template class MGCoarseGridAMG<3, float>;
     template class MGCoarseGridAMG<3, double>;
+    template class MGCoarseGridAMG<2, float, HostVector<float>>;
+    template class MGCoarseGridAMG<2, double, HostVector<double>>;
+    template class MGCoarseGridAMG<3, float, HostVector<float>>;
+    template class MGCoarseGridAMG<3, double, HostVector<double>>;
     DEALII_GPU_INSTANTIATE(2, dealii::MGConstrainedDoFs)
     DEALII_GPU_INSTANTIATE(3, dealii::MGConstrainedDoFs)
     DEALII_GPU_INSTANTIATE(2, GPU::MGConstrainedDoFs)

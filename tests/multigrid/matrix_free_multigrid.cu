@@ -10,7 +10,7 @@
 // counts have left the tiny coarse meshes). Both backends must reach a 1e-8
 // residual reduction in the same number of iterations (+-1) with counts flat
 // over the meshes (spread <= 2), and the solutions must agree to 1e-6. Then the
-// input the class refuses: p-coarsening, the AMG coarse solver, no level DoFs.
+// input the class refuses: p-coarsening, no level DoFs.
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/operators/operations.h>
 
@@ -24,6 +24,7 @@
 #include <deal.II/lac/solver_cg.h>
 
 #include "../ball_diffusion.h"
+#include "../dofs_and_constraints.h"
 #include "../meshes.h"
 #include "../tests.h"
 
@@ -124,20 +125,13 @@ compare(const std::string &name)
             dim>::construct_multigrid_hierarchy);
     make_mesh(tria, !elasticity, r);
     refine_shell(tria, 0.3, 0.6);
-    const MappingQ<dim> mapping(elasticity ? 1 : degree);
-    DoFHandler<dim>     dof_handler(tria);
-    if (n_comp == 1)
-      dof_handler.distribute_dofs(FE_Q<dim>(degree));
-    else
-      dof_handler.distribute_dofs(FESystem<dim>(FE_Q<dim>(degree), n_comp));
-    dof_handler.distribute_mg_dofs();
-    IndexSet relevant;
-    DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-    AffineConstraints<double> constraints(relevant);
-    DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-    DoFTools::make_zero_boundary_constraints(dof_handler, 0, constraints);
-    constraints.close();
-    HostVector rhs(dof_handler.locally_owned_dofs(), relevant, MPI_COMM_WORLD);
+    const MappingQ<dim>       mapping(elasticity ? 1 : degree);
+    DoFHandler<dim>           dof_handler(tria);
+    AffineConstraints<double> constraints;
+    distribute_dofs_and_constraints(dof_handler, degree, n_comp, constraints);
+    HostVector rhs(dof_handler.locally_owned_dofs(),
+                   constraints.get_local_lines(),
+                   MPI_COMM_WORLD);
     assemble_rhs(mapping, dof_handler, constraints, rhs);
 
     HostVector         u_cpu, u_gpu;
@@ -190,13 +184,6 @@ main(int argc, char **argv)
   expect_error(
       "p-coarsening",
       "no p-coarsening",
-      [&]()
-      { multigrid.initialize(mapping, dof_handler, {0}, operation, data); });
-  data.p_coarsening  = false;
-  data.coarse_solver = GPU::MultigridData::CoarseSolver::amg;
-  expect_error(
-      "AMG coarse solver",
-      "coarse matrix",
       [&]()
       { multigrid.initialize(mapping, dof_handler, {0}, operation, data); });
   expect_error("vmult before initialize()",

@@ -36,6 +36,7 @@
 #include <deal.II/lac/la_parallel_vector.h>
 #include <deal.II/lac/solver_cg.h>
 
+#include "../dofs_and_constraints.h"
 #include "../meshes.h"
 #include "../tests.h"
 
@@ -273,17 +274,13 @@ solve(const unsigned int                    fe_degree,
   make_mesh(tria, false, refinements);
   if (adaptive)
     refine_shell(tria, 0.3, 0.6);
-  const MappingQ<dim> mapping(1);
-  DoFHandler<dim>     dof_handler(tria);
-  dof_handler.distribute_dofs(FE_Q<dim>(fe_degree));
-  dof_handler.distribute_mg_dofs();
-  IndexSet relevant;
-  DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);
-  AffineConstraints<double> constraints(relevant);
-  DoFTools::make_hanging_node_constraints(dof_handler, constraints);
-  DoFTools::make_zero_boundary_constraints(dof_handler, 0, constraints);
-  constraints.close();
-  HostVector rhs(dof_handler.locally_owned_dofs(), relevant, MPI_COMM_WORLD);
+  const MappingQ<dim>       mapping(1);
+  DoFHandler<dim>           dof_handler(tria);
+  AffineConstraints<double> constraints;
+  distribute_dofs_and_constraints(dof_handler, fe_degree, 1, constraints);
+  HostVector rhs(dof_handler.locally_owned_dofs(),
+                 constraints.get_local_lines(),
+                 MPI_COMM_WORLD);
   assemble_rhs(dof_handler, constraints, rhs);
   HostVector         u;
   const unsigned int n =

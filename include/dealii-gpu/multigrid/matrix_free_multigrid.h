@@ -4,12 +4,14 @@
 #ifndef dealii_gpu_multigrid_matrix_free_multigrid_h
 #define dealii_gpu_multigrid_matrix_free_multigrid_h
 
-#include <dealii-gpu/multigrid/mg_coarse_direct.h>
+#include <dealii-gpu/multigrid/mg_coarse_amg.h>
+#include <dealii-gpu/multigrid/mg_level_matrix.h>
 #include <dealii-gpu/multigrid/mg_transfer_matrix_free.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
 #include <dealii-gpu/operators/matrix_free_operator.h>
 
+#include <deal.II/base/quadrature_lib.h>
 #include <deal.II/multigrid/mg_transfer_matrix_free.h>
 
 #include <memory>
@@ -54,22 +56,22 @@ namespace dealii
      * zero Dirichlet values on the given boundary ids (every component):
      * the same operation on every level of the triangulation's multigrid
      * hierarchy, Chebyshev or damped Jacobi smoothing around the level
-     * diagonals, a Chebyshev or CG-Jacobi coarse solver (or, on the GPU
-     * backend, a direct solve on the host of the coarse level's matrix,
-     * probed from its operator with one vmult a DoF), local smoothing
-     * with interface matrices on adaptive meshes, in deal.II's Multigrid and
-     * PreconditionMG (step-37's set-up). On the GPU backend the levels are
-     * GPU::MatrixFree and the transfer GPU::MGTransferMatrixFree; on the CPU
-     * backend deal.II's MatrixFree and MGTransferMatrixFree. The V-cycle
-     * runs in float (default) or double (MultigridData::precision).
+     * diagonals, a Chebyshev or CG-Jacobi coarse solver on the levels'
+     * device, or CG with Trilinos ML AMG or a direct solve on the host of
+     * the coarse level's matrix (the same operation's element matrices,
+     * assembled on the device once: assemble_operation_level_matrix()),
+     * local smoothing with interface matrices on adaptive meshes, in
+     * deal.II's Multigrid and PreconditionMG (step-37's set-up). On the GPU
+     * backend the levels are GPU::MatrixFree and the transfer
+     * GPU::MGTransferMatrixFree; on the CPU backend deal.II's MatrixFree
+     * and MGTransferMatrixFree. The V-cycle runs in float (default) or
+     * double (MultigridData::precision).
      *
      * The operation's coefficients are evaluated on each level from the
      * level's own quadrature points, and its numbers are converted to the
      * level's precision (Constant values; a function of x gets the
-     * evaluator's point type). Not available here: p-coarsening and the
-     * AMG coarse solver (they need GPU::MultigridPreconditioner's
-     * assembled Laplace form), and the direct coarse solver on the CPU
-     * backend.
+     * evaluator's point type). Not available here: p-coarsening (it needs
+     * GPU::MultigridPreconditioner's Laplace form).
      *
      * @code
      * using Operation = GPU::LaplaceOperation<Coefficient>;
@@ -201,15 +203,13 @@ namespace dealii
                     ExcMessage("MatrixFreeMultigrid has no p-coarsening "
                                "(GPU::MultigridPreconditioner has it for "
                                "the Laplace form)"));
-        AssertThrow(
-            additional_data.coarse_solver != MultigridData::CoarseSolver::amg &&
-                (additional_data.coarse_solver !=
-                     MultigridData::CoarseSolver::direct ||
-                 backend == MatrixFreeBackend::gpu),
-            ExcMessage("MatrixFreeMultigrid has no assembled coarse matrix "
-                       "for AMG: its coarse solvers are chebyshev, "
-                       "cg_jacobi, and direct on the gpu backend"));
         data = additional_data;
+        const Quadrature<dim> rule =
+            quadrature == QuadratureRule::gauss
+                ? Quadrature<dim>(QGauss<dim>(n_q_points_1d))
+                : Quadrature<dim>(QGaussLobatto<dim>(n_q_points_1d));
+        // Level 0's constraints, for the amg and direct coarse matrix.
+        AffineConstraints<double> coarse_constraints;
         this->initialize_hierarchy(
             dof_handler,
             dirichlet_boundary_ids,
@@ -228,28 +228,33 @@ namespace dealii
                         level_constraints,
                         operation,
                         level_data);
+              if (level == 0)
+                coarse_constraints.copy_from(level_constraints);
             },
-            [](const auto &coarse_operator)
+            [&](const auto &coarse_operator)
             {
               using VectorType =
                   typename std::decay_t<decltype(coarse_operator)>::VectorType;
-              std::unique_ptr<MGCoarseGridBase<VectorType>> coarse;
-              if constexpr (backend == MatrixFreeBackend::gpu)
-              {
-                using Number = typename VectorType::value_type;
-                VectorType layout;
-                coarse_operator.initialize_dof_vector(layout);
-                TrilinosWrappers::SparseMatrix matrix;
-                probe_matrix<Number>(
-                    layout,
-                    [&](VectorType &dst, const VectorType &src)
-                    { coarse_operator.vmult(dst, src); },
+              // GPU::ElementIntegrator is compiled for one and dim
+              // components.
+              AssertThrow(n_components == 1 || n_components == dim,
+                          ExcMessage("MatrixFreeMultigrid: the amg and direct "
+                                     "coarse solvers need 1 or dim "
+                                     "components"));
+              TrilinosWrappers::SparseMatrix matrix;
+              if constexpr (n_components == 1 || n_components == dim)
+                assemble_operation_level_matrix<dim, n_components>(
+                    mapping,
+                    dof_handler,
+                    coarse_constraints,
+                    operation,
+                    rule,
+                    0,
                     matrix);
-                auto direct = std::make_unique<MGCoarseGridDirect<Number>>();
-                direct->initialize(matrix);
-                coarse = std::move(direct);
-              }
-              return coarse;
+              return internal::make_host_coarse_solver<
+                  dim,
+                  typename VectorType::value_type,
+                  VectorType>(matrix, dof_handler, 0, data);
             },
             // GPU::MatrixFree reads only the constraint lines; deal.II's
             // MatrixFree asks about every DoF its cells touch.

@@ -1,10 +1,11 @@
-// GPU::MGCoarseGridAMG: the coarse-level solver of a multigrid V-cycle on
-// GPU::Vector by Trilinos ML AMG on the host, for coarse meshes that are
-// too large for a Chebyshev or CG-Jacobi solve.
+// GPU::MGCoarseGridAMG: the coarse-level solver of a multigrid V-cycle by
+// Trilinos ML AMG on the host, for coarse meshes that are too large for a
+// Chebyshev or CG-Jacobi solve.
 #ifndef dealii_gpu_multigrid_mg_coarse_amg_h
 #define dealii_gpu_multigrid_mg_coarse_amg_h
 
 #include <dealii-gpu/multigrid/mg_coarse_host.h>
+#include <dealii-gpu/multigrid/multigrid_data.h>
 
 #include <deal.II/base/function.h>
 #include <deal.II/dofs/dof_handler.h>
@@ -14,6 +15,7 @@
 #include <deal.II/multigrid/mg_constrained_dofs.h>
 
 #include <functional>
+#include <memory>
 
 namespace dealii
 {
@@ -38,17 +40,20 @@ namespace dealii
         TrilinosWrappers::SparseMatrix                  &matrix);
 
     /**
-     * Coarse solver for deal.II's Multigrid on GPU::Vector: the matrix of
-     * the coarsest level (assemble_level_matrix(), once), solved by CG
+     * Coarse solver for deal.II's Multigrid on GPU::Vector (or, as
+     * @p VectorType, deal.II's distributed vector of the CPU backend): the
+     * coarse level's matrix, given or assembled here once, solved by CG
      * preconditioned with Trilinos ML AMG to a relative reduction. Each
      * call copies the level vector to the host and back, so it pays off
      * only when the coarse level is not tiny.
      *
-     * Scalar elements only (FE_Q of any degree); MPI through the level's
+     * ML's settings: elliptic, higher-order elements above degree 1, two
+     * smoother sweeps, aggregation threshold 0.02, and for a vector-valued
+     * element one constant mode a component. MPI through the level's
      * locally owned DoFs.
      */
-    template <int dim, typename Number>
-    class MGCoarseGridAMG : public MGCoarseGridHost<Number>
+    template <int dim, typename Number, typename VectorType = Vector<Number>>
+    class MGCoarseGridAMG : public MGCoarseGridHost<Number, VectorType>
     {
     public:
       struct AdditionalData
@@ -60,7 +65,8 @@ namespace dealii
       };
 
       /**
-       * Assemble the matrix of @p level (usually 0) and build the AMG
+       * Assemble the Laplace (and reaction) matrix of @p level (usually 0)
+       * with assemble_level_matrix() (scalar elements) and build the AMG
        * hierarchy. An empty @p reaction means no reaction term.
        */
       template <typename ConstrainedDoFs>
@@ -72,6 +78,17 @@ namespace dealii
                  const std::function<double(const Point<dim> &)> &reaction,
                  const unsigned int                               level = 0,
                  const AdditionalData &additional_data = AdditionalData());
+
+      /**
+       * Build the AMG hierarchy of @p matrix, the matrix of @p level of
+       * @p dof_handler (rows: the level's locally owned DoFs; as
+       * assemble_operation_level_matrix() gives it, for any operation and
+       * element); the element's degree and components set ML's options.
+       */
+      void initialize(const TrilinosWrappers::SparseMatrix &matrix,
+                      const DoFHandler<dim>                &dof_handler,
+                      const unsigned int                    level = 0,
+                      const AdditionalData &additional_data = AdditionalData());
 
       /** The assembled level matrix. */
       const TrilinosWrappers::SparseMatrix &get_matrix() const
@@ -92,7 +109,23 @@ namespace dealii
       AdditionalData                    data;
       mutable unsigned int              iterations = 0;
     };
-  } // namespace GPU
+
+    namespace internal
+    {
+      /**
+       * The host coarse solver that @p data.coarse_solver names (amg:
+       * MGCoarseGridAMG to data.coarse_reduction; direct:
+       * MGCoarseGridDirect) for @p matrix, the matrix of @p level of
+       * @p dof_handler.
+       */
+      template <int dim, typename Number, typename VectorType>
+      std::unique_ptr<MGCoarseGridBase<VectorType>>
+      make_host_coarse_solver(const TrilinosWrappers::SparseMatrix &matrix,
+                              const DoFHandler<dim>                &dof_handler,
+                              const unsigned int                    level,
+                              const MultigridData                  &data);
+    } // namespace internal
+  }   // namespace GPU
 } // namespace dealii
 
 #endif

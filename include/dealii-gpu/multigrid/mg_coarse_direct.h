@@ -10,7 +10,6 @@
 #include <deal.II/lac/trilinos_solver.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 
-#include <functional>
 #include <memory>
 
 namespace dealii
@@ -18,30 +17,16 @@ namespace dealii
   namespace GPU
   {
     /**
-     * Coarse solver for deal.II's Multigrid on GPU::Vector: the coarse
-     * matrix (a Trilinos matrix with the level's boundary DoFs as identity
-     * rows, as GPU::SparseMatrix::copy_to() or assemble_level_matrix()
-     * give it) factorized once by Trilinos' Amesos KLU
+     * Coarse solver for deal.II's Multigrid on GPU::Vector (or, as
+     * @p VectorType, deal.II's distributed vector): the coarse matrix (a
+     * Trilinos matrix with the level's boundary DoFs as identity rows, as
+     * assemble_level_matrix() or assemble_operation_level_matrix() give
+     * it) factorized once by Trilinos' Amesos KLU
      * (TrilinosWrappers::SolverDirect), every call a forward and backward
      * substitution on the host. MPI: Amesos gathers the matrix to one rank.
      */
-    /**
-     * The matrix of a linear operator on GPU::Vector<Number> (the layout of
-     * @p layout), by one @p vmult a column: the operator applied to each
-     * unit vector, the column's nonzero entries kept. For coarse levels of
-     * operators with no assembled form (GPU::MatrixFreeMultigrid); more
-     * than @p max_size rows are refused. Rows distributed as the layout's
-     * locally owned entries; every rank must call it.
-     */
-    template <typename Number>
-    void probe_matrix(const Vector<Number>                              &layout,
-                      const std::function<void(Vector<Number> &,
-                                               const Vector<Number> &)> &vmult,
-                      TrilinosWrappers::SparseMatrix                    &matrix,
-                      const types::global_dof_index max_size = 20000);
-
-    template <typename Number>
-    class MGCoarseGridDirect : public MGCoarseGridHost<Number>
+    template <typename Number, typename VectorType = Vector<Number>>
+    class MGCoarseGridDirect : public MGCoarseGridHost<Number, VectorType>
     {
     public:
       /** Factorize @p matrix, the matrix of @p level (usually 0). */

@@ -177,11 +177,9 @@ namespace dealii
               data.coarse_solver == MultigridData::CoarseSolver::direct;
           AssertThrow(!on_host || make_host_coarse,
                       ExcMessage("The amg and direct coarse solvers need an "
-                                 "assembled coarse matrix, which "
-                                 "GPU::MultigridPreconditioner (Laplace and "
-                                 "reaction: amg, direct) and "
-                                 "GPU::SparseMatrixMultigrid (direct) build: "
-                                 "choose chebyshev or cg_jacobi"));
+                                 "assembled coarse matrix, which this "
+                                 "multigrid does not build: choose chebyshev "
+                                 "or cg_jacobi"));
           const unsigned int n_levels =
               dof_handler.get_triangulation().n_global_levels();
           operators.resize(0, n_levels - 1);

@@ -280,31 +280,17 @@ namespace dealii
         const auto make_host_coarse = [&](const auto &)
             -> std::unique_ptr<MGCoarseGridBase<Vector<LevelNumber>>>
         {
-          if (data.coarse_solver == MultigridData::CoarseSolver::direct)
-          {
-            TrilinosWrappers::SparseMatrix matrix;
-            assemble_level_matrix(mapping,
-                                  dof_handler,
-                                  mg_constrained_dofs,
-                                  diffusion,
-                                  reaction,
-                                  0,
-                                  matrix);
-            auto direct = std::make_unique<MGCoarseGridDirect<LevelNumber>>();
-            direct->initialize(matrix);
-            return direct;
-          }
-          auto amg = std::make_unique<MGCoarseGridAMG<dim, LevelNumber>>();
-          typename MGCoarseGridAMG<dim, LevelNumber>::AdditionalData amg_data;
-          amg_data.reduction = data.coarse_reduction;
-          amg->initialize(mapping,
-                          dof_handler,
-                          mg_constrained_dofs,
-                          diffusion,
-                          reaction,
-                          0,
-                          amg_data);
-          return amg;
+          TrilinosWrappers::SparseMatrix matrix;
+          assemble_level_matrix(mapping,
+                                dof_handler,
+                                mg_constrained_dofs,
+                                diffusion,
+                                reaction,
+                                0,
+                                matrix);
+          return internal::
+              make_host_coarse_solver<dim, LevelNumber, Vector<LevelNumber>>(
+                  matrix, dof_handler, 0, data);
         };
         // The level operators are GPU::MatrixFree: constraint lines only.
         hierarchy->initialize(dof_handler,

@@ -9,7 +9,7 @@
 #include <dealii-gpu/integration/element_integrator.h>
 #include <dealii-gpu/lac/sparse_approximate_inverse.h>
 #include <dealii-gpu/lac/sparse_matrix.h>
-#include <dealii-gpu/multigrid/mg_coarse_direct.h>
+#include <dealii-gpu/multigrid/mg_coarse_amg.h>
 #include <dealii-gpu/multigrid/mg_transfer_sparse_matrix.h>
 #include <dealii-gpu/multigrid/multigrid_data.h>
 #include <dealii-gpu/multigrid/multigrid_hierarchy.h>
@@ -244,8 +244,8 @@ namespace dealii
      * (prolongation and restriction as CSR products), smoothing is
      * Chebyshev or damped Jacobi around the matrices' diagonals, SPAI(0) or
      * SPAI(1) (SparseMatrixMultigridData::preconditioner), and the coarse
-     * solver Chebyshev, CG-Jacobi or a direct solve on the host
-     * (MultigridData), all in deal.II's
+     * solver Chebyshev, CG-Jacobi, or CG with Trilinos ML AMG or a direct
+     * solve on the host (MultigridData), all in deal.II's
      * Multigrid and PreconditionMG. The V-cycle runs in float (default) or
      * double (MultigridData::precision). It is the path for operations
      * without a matrix-free form and the reference for
@@ -307,10 +307,6 @@ namespace dealii
         internal::check_multigrid_input(dof_handler, additional_data, true);
         AssertThrow(!additional_data.p_coarsening,
                     ExcMessage("SparseMatrixMultigrid has no p-coarsening"));
-        AssertThrow(additional_data.coarse_solver !=
-                        AdditionalData::CoarseSolver::amg,
-                    ExcMessage("SparseMatrixMultigrid: choose the chebyshev, "
-                               "cg_jacobi or direct coarse solver"));
         const bool spai = additional_data.preconditioner ==
                           AdditionalData::SmootherPreconditioner::spai;
         AssertThrow(!spai || additional_data.smoother ==
@@ -342,16 +338,15 @@ namespace dealii
                         level,
                         data);
             },
-            [](const auto &coarse_operator)
+            [&](const auto &coarse_operator)
             {
               using Number =
                   typename std::decay_t<decltype(coarse_operator)>::value_type;
               TrilinosWrappers::SparseMatrix matrix;
               coarse_operator.get_matrix().copy_to(matrix);
-              auto direct = std::make_unique<MGCoarseGridDirect<Number>>();
-              direct->initialize(matrix);
-              return std::unique_ptr<MGCoarseGridBase<Vector<Number>>>(
-                  std::move(direct));
+              return internal::
+                  make_host_coarse_solver<dim, Number, Vector<Number>>(
+                      matrix, dof_handler, 0, data);
             });
         if (data.precision == MultigridData::Precision::double_precision)
           set_restriction<double>(data.restriction);
