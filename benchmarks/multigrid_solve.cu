@@ -36,7 +36,7 @@ const char usage[] =
     "                       [--smoother=chebyshev|jacobi] "
     "[--smoothing-degree=N]\n"
     "                       [--smoothing-range=R]\n"
-    "                       [--coarse=chebyshev|cg|amg|direct] "
+    "                       [--coarse=automatic|chebyshev|cg|amg|direct] "
     "[--p-coarsening]\n"
     "                       [--device=cuda|host]\n";
 
@@ -188,6 +188,8 @@ main(int argc, char **argv)
           data.smoothing_degree = std::stoi(arg.substr(19));
         else if (arg.rfind("--smoothing-range=", 0) == 0)
           data.smoothing_range = std::stod(arg.substr(18));
+        else if (arg == "--coarse=automatic")
+          data.coarse_solver = GPU::MultigridData::CoarseSolver::automatic;
         else if (arg == "--coarse=chebyshev")
           data.coarse_solver = GPU::MultigridData::CoarseSolver::chebyshev;
         else if (arg == "--coarse=cg")

@@ -24,12 +24,14 @@ namespace dealii
                         "0",
                         Patterns::Double(0, 2),
                         "Damping of Jacobi; 0: 4/(3 lambda_max), estimated");
-      prm.declare_entry("Coarse solver",
-                        "chebyshev",
-                        Patterns::Selection("chebyshev|cg|amg|direct"),
-                        "Chebyshev or CG-Jacobi on the device, or CG with "
-                        "Trilinos ML AMG or Amesos KLU's direct solve on the "
-                        "host");
+      prm.declare_entry(
+          "Coarse solver",
+          "automatic",
+          Patterns::Selection("automatic|chebyshev|cg|amg|direct"),
+          "Chebyshev or CG-Jacobi on the device, or CG with "
+          "Trilinos ML AMG or Amesos KLU's direct solve on the "
+          "host; automatic: direct for a small coarse level on "
+          "several MPI ranks, else Chebyshev");
       prm.declare_entry("Coarse reduction",
                         "1e-3",
                         Patterns::Double(0, 1),
@@ -64,7 +66,8 @@ namespace dealii
       coarse_solver            = coarse == "cg"       ? CoarseSolver::cg_jacobi
                                  : coarse == "amg"    ? CoarseSolver::amg
                                  : coarse == "direct" ? CoarseSolver::direct
-                                                      : CoarseSolver::chebyshev;
+                                 : coarse == "chebyshev" ? CoarseSolver::chebyshev
+                                                         : CoarseSolver::automatic;
       coarse_reduction         = prm.get_double("Coarse reduction");
       precision                = prm.get("V-cycle precision") == "double"
                                      ? Precision::double_precision
@@ -122,10 +125,11 @@ namespace dealii
           smoothing_range != MultigridData().smoothing_range)
         text += ", range " + Utilities::to_string(smoothing_range);
       text += "), coarse ";
-      text += coarse_solver == CoarseSolver::cg_jacobi ? "cg"
-              : coarse_solver == CoarseSolver::amg     ? "amg"
-              : coarse_solver == CoarseSolver::direct  ? "direct"
-                                                       : "chebyshev";
+      text += coarse_solver == CoarseSolver::cg_jacobi   ? "cg"
+              : coarse_solver == CoarseSolver::amg       ? "amg"
+              : coarse_solver == CoarseSolver::direct    ? "direct"
+              : coarse_solver == CoarseSolver::chebyshev ? "chebyshev"
+                                                         : "automatic";
       text += precision == Precision::double_precision ? ", double" : ", float";
       if (p_coarsening)
         text += ", p-coarsening to Q1";

@@ -9,7 +9,9 @@
 // cube (Q1, three components: AMG with a constant mode a component), and
 // Helmholtz on a square of 16 x 16 coarse cells (Q2, 1089 coarse DoFs):
 // iterations within one of the Chebyshev coarse solver's on each backend,
-// solutions agreeing to 1e-6 with it.
+// solutions agreeing to 1e-6 with it. Also which solver the automatic
+// choice takes: direct for these coarse levels on 3 ranks, Chebyshev on one
+// rank and above 2000 coarse DoFs.
 #include <dealii-gpu/multigrid/matrix_free_multigrid.h>
 #include <dealii-gpu/multigrid/sparse_matrix_multigrid.h>
 #include <dealii-gpu/operators/operations.h>
@@ -204,6 +206,20 @@ compare(const std::string &name,
                          Operation,
                          GPU::MatrixFreeBackend::cpu>(
       name, mapping, dof_handler, constraints, operation);
+  {
+    GPU::MatrixFreeMultigrid<dim, degree, n_comp, Operation> multigrid;
+    multigrid.initialize(mapping, dof_handler, {0}, operation);
+    deallog << name << ": the automatic coarse solver for "
+            << dof_handler.n_dofs(0) << " coarse DoFs on "
+            << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s) is "
+            << (multigrid.get_additional_data().coarse_solver == Coarse::direct
+                    ? "direct"
+                : multigrid.get_additional_data().coarse_solver ==
+                        Coarse::chebyshev
+                    ? "chebyshev"
+                    : "other")
+            << std::endl;
+  }
   if constexpr (with_sparse)
     compare_coarse_solvers<dim,
                            degree,
@@ -212,6 +228,29 @@ compare(const std::string &name,
                            GPU::MatrixFreeBackend::gpu,
                            true>(
         name, mapping, dof_handler, constraints, operation);
+}
+
+// Above MultigridData::automatic_direct_max_dofs coarse DoFs the automatic
+// choice is Chebyshev on any number of ranks.
+void
+check_automatic_limit()
+{
+  constexpr int                             dim = 2;
+  parallel::distributed::Triangulation<dim> tria(
+      MPI_COMM_WORLD,
+      Triangulation<dim>::limit_level_difference_at_vertices,
+      parallel::distributed::Triangulation<dim>::construct_multigrid_hierarchy);
+  make_mesh(tria, false, 1, 24);
+  DoFHandler<dim>           dof_handler(tria);
+  AffineConstraints<double> constraints;
+  distribute_dofs_and_constraints(dof_handler, 2, 1, constraints);
+  const GPU::MultigridData data =
+      GPU::internal::resolve_coarse_solver(dof_handler, GPU::MultigridData());
+  deallog << "square of 24 x 24 coarse cells, Q2: the automatic coarse solver "
+             "for "
+          << dof_handler.n_dofs(0) << " coarse DoFs is "
+          << (data.coarse_solver == Coarse::chebyshev ? "chebyshev" : "other")
+          << std::endl;
 }
 
 int
@@ -229,4 +268,5 @@ main(int argc, char **argv)
                    false,
                    2,
                    16);
+  check_automatic_limit();
 }

@@ -203,7 +203,7 @@ namespace dealii
                     ExcMessage("MatrixFreeMultigrid has no p-coarsening "
                                "(GPU::MultigridPreconditioner has it for "
                                "the Laplace form)"));
-        data = additional_data;
+        data = internal::resolve_coarse_solver(dof_handler, additional_data);
         const Quadrature<dim> rule =
             quadrature == QuadratureRule::gauss
                 ? Quadrature<dim>(QGauss<dim>(n_q_points_1d))

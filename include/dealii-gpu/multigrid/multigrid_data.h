@@ -31,6 +31,14 @@ namespace dealii
 
       enum class CoarseSolver
       {
+        /** direct where the coarse level is spread over several MPI ranks
+         *  and has at most automatic_direct_max_dofs DoFs, chebyshev
+         *  otherwise: measured fastest (doc/benchmarks.md). Chebyshev's
+         *  iterations on several ranks each wait for a ghost exchange,
+         *  the host solve for one gather; on one rank the two take the
+         *  same time, and on larger coarse levels the factorization does
+         *  not pay. */
+        automatic,
         /** Chebyshev iteration to coarse_reduction, its degree from the
          *  estimated spectrum. */
         chebyshev,
@@ -60,7 +68,9 @@ namespace dealii
       /** Jacobi's omega; 0 takes 4 / (3 lambda_max) from the estimated
        *  largest eigenvalue of D^-1 A (damps its upper half). */
       double       jacobi_relaxation = 0.;
-      CoarseSolver coarse_solver     = CoarseSolver::chebyshev;
+      CoarseSolver coarse_solver     = CoarseSolver::automatic;
+      /** The largest coarse level CoarseSolver::automatic solves directly. */
+      static constexpr unsigned int automatic_direct_max_dofs = 2000;
       /** The coarse solver reduces the coarse residual by this factor. */
       double    coarse_reduction = 1e-3;
       Precision precision        = Precision::single_precision;

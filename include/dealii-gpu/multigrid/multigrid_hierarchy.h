@@ -72,6 +72,26 @@ namespace dealii
       }
 
       /**
+       * @p data with MultigridData::CoarseSolver::automatic replaced by the
+       * solver it stands for on @p dof_handler's coarse level (see there);
+       * the level DoFs must exist.
+       */
+      template <int dim>
+      MultigridData resolve_coarse_solver(const DoFHandler<dim> &dof_handler,
+                                          MultigridData          data)
+      {
+        if (data.coarse_solver == MultigridData::CoarseSolver::automatic)
+          data.coarse_solver =
+              Utilities::MPI::n_mpi_processes(dof_handler.get_communicator()) >
+                          1 &&
+                      dof_handler.n_dofs(0) <=
+                          MultigridData::automatic_direct_max_dofs
+                  ? MultigridData::CoarseSolver::direct
+                  : MultigridData::CoarseSolver::chebyshev;
+        return data;
+      }
+
+      /**
        * The V-cycle in @p Number of the two a class may hold (only the one
        * of MultigridData::precision is built); @p owner names the class in
        * the exception for the other.
@@ -172,6 +192,8 @@ namespace dealii
                         SetupTimer            &setup_timer,
                         const bool             lines_only = false)
         {
+          Assert(data.coarse_solver != MultigridData::CoarseSolver::automatic,
+                 ExcMessage("resolve_coarse_solver() first"));
           const bool on_host =
               data.coarse_solver == MultigridData::CoarseSolver::amg ||
               data.coarse_solver == MultigridData::CoarseSolver::direct;
@@ -342,6 +364,8 @@ namespace dealii
         {
           switch (data.coarse_solver)
           {
+          // Resolved before (initialize() asserts it).
+          case MultigridData::CoarseSolver::automatic:
           case MultigridData::CoarseSolver::chebyshev:
             coarse = std::make_unique<MGCoarseGridApplySmoother<LevelVector>>(
                 smoother);

@@ -96,7 +96,9 @@ namespace dealii
                                std::to_string(degree) + "> needs FE_Q(" +
                                std::to_string(degree) + "), not " +
                                dof_handler.get_fe().get_name()));
-        data = additional_data;
+        data = p_coarsening ? additional_data
+                            : internal::resolve_coarse_solver(dof_handler,
+                                                              additional_data);
         single.reset();
         double_.reset();
         p_single.reset();

@@ -317,6 +317,8 @@ namespace dealii
                                "a positive definite preconditioner, which "
                                "symmetrized SPAI(1) is not always"));
         data = additional_data;
+        static_cast<MultigridData &>(data) =
+            internal::resolve_coarse_solver(dof_handler, additional_data);
         if (spai && data.jacobi_relaxation == 0.)
           data.jacobi_relaxation = 1.;
         const unsigned int n_points =
