@@ -14,6 +14,9 @@
 #include <deal.II/lac/sparsity_tools.h>
 #include <deal.II/multigrid/mg_tools.h>
 
+#include <Epetra_MultiVector.h>
+#include <Teuchos_ParameterList.hpp>
+
 namespace dealii
 {
   namespace GPU
@@ -156,7 +159,18 @@ namespace dealii
                     true;
           }
       }
-      amg.initialize(matrix, amg_data);
+      // deal.II hands ML a null pointer for the modes of a rank that owns
+      // no DoF of this level, and ML then warns on that rank; it reads no
+      // entry there, so any non-null pointer does.
+      Teuchos::ParameterList              parameters;
+      std::unique_ptr<Epetra_MultiVector> modes;
+      amg_data.set_parameters(parameters, modes, matrix);
+      double no_entries = 0.;
+      if (owned.n_elements() == 0 &&
+          parameters.isType<double *>("null space: vectors") &&
+          parameters.get<double *>("null space: vectors") == nullptr)
+        parameters.set("null space: vectors", &no_entries);
+      amg.initialize(matrix, parameters);
       this->reinit_host(
           "MGCoarseGridAMG", owned, dof_handler.get_communicator(), level);
     }
