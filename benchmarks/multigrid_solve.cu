@@ -108,8 +108,8 @@ run(const std::vector<unsigned int> &refinements,
                 << std::setw(8) << x.memory / 1e9 << std::setw(10) << x.residual
                 << std::endl;
       std::cout << "    geometry: operator " << x.operator_geometry
-                << ", finest level " << x.level_geometry
-                << "; device GB in use after the solve "
+                << ", finest level " << x.level_geometry << "; coarse solver "
+                << x.coarse_solver << "; device GB in use after the solve "
                 << x.device_in_use / 1e9;
       if (!problem.ball)
         std::cout << "; L2 error " << x.l2_error;

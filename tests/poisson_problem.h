@@ -92,9 +92,9 @@ namespace Poisson
     std::size_t dealii_bytes = 0, rss_before_ours = 0, peak_rss = 0;
     // Device bytes in use after the solve (rank 0; all processes on the
     // device), and the geometry forms taken by the fine operator and the
-    // finest multigrid level.
+    // finest multigrid level; the coarse solver taken.
     std::size_t device_in_use = 0;
-    std::string operator_geometry, level_geometry;
+    std::string operator_geometry, level_geometry, coarse_solver;
   };
 
   // f = dim pi^2 prod sin(pi x_d) on the cube, 1 on the ball.
@@ -189,6 +189,8 @@ namespace Poisson
     Timer          timer;
     result.operator_geometry =
         GPU::to_string(system.get_matrix_free().get_geometry_storage());
+    result.coarse_solver =
+        GPU::to_string(preconditioner.get_additional_data().coarse_solver);
     if (!mg_data.p_coarsening || degree == 1)
     {
       const unsigned int finest = preconditioner.n_levels() - 1;

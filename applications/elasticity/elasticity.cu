@@ -234,7 +234,12 @@ namespace Elasticity
     result.solve      = Utilities::MPI::max(timer.wall_time(), MPI_COMM_WORLD);
     result.iterations = control.last_step();
     pcout << "  " << GPU::to_string(backend) << ": " << result.iterations
-          << " CG iterations, " << result.solve << " s" << std::endl;
+          << " CG iterations, " << result.solve << " s";
+    if (param.preconditioner == "multigrid")
+      pcout << " (coarse "
+            << GPU::to_string(multigrid.get_additional_data().coarse_solver)
+            << ")";
+    pcout << std::endl;
 
     IndexSet relevant;
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant);

@@ -152,7 +152,9 @@ namespace Helmholtz
       op.get_setup_timer().print(std::cout);
     if (multigrid_wanted)
     {
-      pcout << "), multigrid (";
+      pcout << "), multigrid (coarse "
+            << GPU::to_string(multigrid.get_additional_data().coarse_solver)
+            << "; ";
       if (Utilities::MPI::this_mpi_process(comm) == 0)
         multigrid.get_setup_timer().print(std::cout);
     }

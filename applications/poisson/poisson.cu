@@ -327,7 +327,9 @@ namespace PoissonApplication
       pcout << "  " << name << " setup " << result.setup << " s: operator (";
       if (Utilities::MPI::this_mpi_process(comm) == 0)
         system.get_setup_timer().print(std::cout);
-      pcout << "), multigrid (";
+      pcout << "), multigrid (coarse "
+            << GPU::to_string(multigrid.get_additional_data().coarse_solver)
+            << "; ";
       if (Utilities::MPI::this_mpi_process(comm) == 0)
         multigrid.get_setup_timer().print(std::cout);
       pcout << ")" << std::endl;

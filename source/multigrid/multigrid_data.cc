@@ -117,6 +117,16 @@ namespace dealii
                                 : Restriction::transposed_product;
     }
 
+    std::string to_string(const MultigridData::CoarseSolver coarse_solver)
+    {
+      using CoarseSolver = MultigridData::CoarseSolver;
+      return coarse_solver == CoarseSolver::cg_jacobi   ? "cg"
+             : coarse_solver == CoarseSolver::amg       ? "amg"
+             : coarse_solver == CoarseSolver::direct    ? "direct"
+             : coarse_solver == CoarseSolver::chebyshev ? "chebyshev"
+                                                        : "automatic";
+    }
+
     std::string MultigridData::description() const
     {
       std::string text = smoother == Smoother::jacobi ? "jacobi" : "chebyshev";
@@ -124,12 +134,7 @@ namespace dealii
       if (smoother == Smoother::chebyshev &&
           smoothing_range != MultigridData().smoothing_range)
         text += ", range " + Utilities::to_string(smoothing_range);
-      text += "), coarse ";
-      text += coarse_solver == CoarseSolver::cg_jacobi   ? "cg"
-              : coarse_solver == CoarseSolver::amg       ? "amg"
-              : coarse_solver == CoarseSolver::direct    ? "direct"
-              : coarse_solver == CoarseSolver::chebyshev ? "chebyshev"
-                                                         : "automatic";
+      text += "), coarse " + to_string(coarse_solver);
       text += precision == Precision::double_precision ? ", double" : ", float";
       if (p_coarsening)
         text += ", p-coarsening to Q1";

@@ -212,12 +212,7 @@ compare(const std::string &name,
     deallog << name << ": the automatic coarse solver for "
             << dof_handler.n_dofs(0) << " coarse DoFs on "
             << Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) << " rank(s) is "
-            << (multigrid.get_additional_data().coarse_solver == Coarse::direct
-                    ? "direct"
-                : multigrid.get_additional_data().coarse_solver ==
-                        Coarse::chebyshev
-                    ? "chebyshev"
-                    : "other")
+            << GPU::to_string(multigrid.get_additional_data().coarse_solver)
             << std::endl;
   }
   if constexpr (with_sparse)
@@ -249,8 +244,7 @@ check_automatic_limit()
   deallog << "square of 24 x 24 coarse cells, Q2: the automatic coarse solver "
              "for "
           << dof_handler.n_dofs(0) << " coarse DoFs is "
-          << (data.coarse_solver == Coarse::chebyshev ? "chebyshev" : "other")
-          << std::endl;
+          << GPU::to_string(data.coarse_solver) << std::endl;
 }
 
 int

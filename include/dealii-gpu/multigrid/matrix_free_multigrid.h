@@ -186,6 +186,8 @@ namespace dealii
                           source);
       }
 
+      /** The data of initialize(), the automatic coarse solver replaced by
+       *  the one taken (GPU::to_string() names it). */
       const AdditionalData &get_additional_data() const { return data; }
 
     private:

@@ -131,6 +131,12 @@ namespace dealii
         return smoothing_degree;
       }
     };
+
+    /** "automatic", "chebyshev", "cg", "amg" or "direct" (the names of
+     *  the parameter file and of multigrid_solve --coarse). Print
+     *  get_additional_data().coarse_solver of an initialized multigrid to
+     *  see what automatic took. */
+    std::string to_string(const MultigridData::CoarseSolver coarse_solver);
   } // namespace GPU
 } // namespace dealii
 

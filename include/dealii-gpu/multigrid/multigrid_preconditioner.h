@@ -212,6 +212,8 @@ namespace dealii
                          : 0;
       }
 
+      /** The data of initialize(), the automatic coarse solver replaced by
+       *  the one taken (GPU::to_string() names it). */
       const AdditionalData &get_additional_data() const { return data; }
 
       /** The level operator of a V-cycle in @p LevelNumber (float if
@@ -363,6 +365,8 @@ namespace dealii
           build(p_double);
         else
           build(p_single);
+        // What the FE_Q(1) hierarchy took (get_additional_data()).
+        data.coarse_solver = linear->get_additional_data().coarse_solver;
         times.transfer = setup_timer["transfer"] + setup_timer["p-transfer"];
         times.smoothers =
             setup_timer["smoothers"] + setup_timer["coarse solver"];

@@ -376,6 +376,8 @@ namespace dealii
           hierarchy.get_level_operator(l).set_spmv(spmv);
       }
 
+      /** The data of initialize(), the automatic coarse solver replaced by
+       *  the one taken (GPU::to_string() names it). */
       const AdditionalData &get_additional_data() const { return data; }
 
     private:
