@@ -191,15 +191,18 @@ namespace Poisson
         GPU::to_string(system.get_matrix_free().get_geometry_storage());
     result.coarse_solver =
         GPU::to_string(preconditioner.get_additional_data().coarse_solver);
-    if (!mg_data.p_coarsening || degree == 1)
     {
       const unsigned int finest = preconditioner.n_levels() - 1;
-      if (mg_data.precision == GPU::MultigridData::Precision::double_precision)
-        result.transfer_steps =
-            preconditioner.template get_transfer<double>().get_setup_timer();
-      else
-        result.transfer_steps =
-            preconditioner.template get_transfer<float>().get_setup_timer();
+      if (!mg_data.p_coarsening || degree == 1)
+      {
+        if (mg_data.precision ==
+            GPU::MultigridData::Precision::double_precision)
+          result.transfer_steps =
+              preconditioner.template get_transfer<double>().get_setup_timer();
+        else
+          result.transfer_steps =
+              preconditioner.template get_transfer<float>().get_setup_timer();
+      }
       // "tensor": the Jacobians merged with a (GPU::LaplaceOperator).
       const auto form = [](const auto &op) -> std::string
       {

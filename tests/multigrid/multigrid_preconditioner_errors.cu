@@ -2,8 +2,9 @@
 // that names the problem, before anything is computed: no level DoFs, a
 // parallel triangulation without its multigrid hierarchy, an element other
 // than FE_Q(degree), settings out of range, vmult before initialize(),
-// a level operator asked for in the precision that was not built, and
-// GPU::MGTransferP between elements it does not serve.
+// a level operator asked for in the precision that was not built or below
+// the FE_Q(degree) level of p-coarsening, and GPU::MGTransferP between
+// elements it does not serve.
 #include <deal.II/fe/fe_dgq.h>
 
 #include "../poisson_problem.h"
@@ -93,6 +94,21 @@ main(int argc, char **argv)
                    mg.initialize(mapping, dof_handler, {0}, one);
                    mg.get_level_operator<double>(0);
                  });
+    {
+      // p-coarsening: the finest level is the FE_Q(2) operator, the
+      // FE_Q(1) levels below it are not served.
+      GPU::MultigridData p_data;
+      p_data.p_coarsening = true;
+      GPU::MultigridPreconditioner<dim, 2> mg;
+      mg.initialize(mapping, dof_handler, {0}, one, p_data);
+      const unsigned int finest = mg.n_levels() - 1;
+      deallog << "p-coarsening: finest level " << finest << " has "
+              << mg.get_level_operator<float>(finest).m() << " of "
+              << dof_handler.n_dofs() << " DoFs" << std::endl;
+      expect_error("p-coarsening, FE_Q(1) level operator",
+                   "with p-coarsening",
+                   [&] { mg.get_level_operator<float>(0); });
+    }
   }
   {
     parallel::distributed::Triangulation<dim> tria(MPI_COMM_WORLD);

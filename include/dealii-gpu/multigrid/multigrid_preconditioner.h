@@ -217,12 +217,24 @@ namespace dealii
       const AdditionalData &get_additional_data() const { return data; }
 
       /** The level operator of a V-cycle in @p LevelNumber (float if
-       *  AdditionalData::precision is single_precision, else double). */
+       *  AdditionalData::precision is single_precision, else double). With
+       *  p-coarsening only the finest level, n_levels() - 1, is
+       *  FE_Q(degree); the levels below it are FE_Q(1) and not served. */
       template <typename LevelNumber>
       const LaplaceOperator<dim, degree, LevelNumber> &
       get_level_operator(const unsigned int level) const
       {
-        return get_hierarchy<LevelNumber>().get_level_operator(level);
+        if (linear == nullptr)
+          return get_hierarchy<LevelNumber>().get_level_operator(level);
+        AssertThrow(level + 1 == n_levels(),
+                    ExcMessage("MultigridPreconditioner::get_level_operator(" +
+                               std::to_string(level) +
+                               "): with p-coarsening only the finest level (" +
+                               std::to_string(n_levels() - 1) +
+                               ") is FE_Q(degree)"));
+        return internal::hierarchy_in_precision<LevelNumber>(
+                   p_single, p_double, "MultigridPreconditioner")
+            .get_operator();
       }
 
       template <typename LevelNumber>
