@@ -4,6 +4,8 @@
 #
 #   contrib/setup.sh [build-dir] [AUTO|ON|OFF] [CMake options...]
 #
+# DEAL_II_GPU_BUILD_TARGETS="t1 t2" builds those targets (and what they
+# need) instead of all.
 # The second argument is DEAL_II_GPU_WITH_CUDA: AUTO builds the CUDA backend
 # when nvcc is found (/usr/local/cuda), OFF builds the host backend only.
 # Further arguments go to CMake (e.g. -DDEAL_II_GPU_BUILD_BENCHMARKS=OFF).
@@ -31,4 +33,6 @@ fi
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDEAL_II_GPU_WITH_CUDA="$cuda" \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache "$@"
-cmake --build "$build" -j"$(nproc)"
+targets=()
+for t in ${DEAL_II_GPU_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j"$(nproc)" "${targets[@]}"
