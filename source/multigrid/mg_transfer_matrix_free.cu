@@ -139,21 +139,36 @@ namespace dealii
       }
     }
 
+    namespace
+    {
+      // The kernels' view of the transfer between a level and the one
+      // below (FE_Q(k): k + 1 coarse and 2k + 1 fine points a direction).
+      template <typename Number, typename LevelTransfer>
+      internal::TransferCells<Number>
+      level_cells(const LevelTransfer &t,
+                  const unsigned int   degree,
+                  const unsigned int   n_components,
+                  const Array<Number> &prolongation_1d)
+      {
+        return {degree + 1,
+                2 * degree + 1,
+                n_components,
+                t.coarse_indices.data(),
+                t.fine_indices.data(),
+                t.weights.data(),
+                prolongation_1d.data()};
+      }
+    } // namespace
+
     template <int dim, typename Number>
     void MGTransferMatrixFree<dim, Number>::prolongate_cells(
         const unsigned int to_level, const Number *coarse, Number *fine) const
     {
-      const LevelTransfer                  &t = transfers[to_level];
-      const internal::TransferCells<Number> data{degree + 1,
-                                                 2 * degree + 1,
-                                                 n_components,
-                                                 t.coarse_indices.data(),
-                                                 t.fine_indices.data(),
-                                                 t.weights.data(),
-                                                 prolongation_1d.data()};
+      const auto data = level_cells(
+          transfers[to_level], degree, n_components, prolongation_1d);
       internal::run_transfer<dim, Number>(
           "MGTransferMatrixFree::prolongate",
-          t.n_coarse_cells,
+          transfers[to_level].n_coarse_cells,
           data,
           internal::ProlongateCells<dim, Number>{data, coarse, fine});
     }
@@ -162,17 +177,11 @@ namespace dealii
     void MGTransferMatrixFree<dim, Number>::restrict_cells(
         const unsigned int from_level, const Number *fine, Number *coarse) const
     {
-      const LevelTransfer                  &t = transfers[from_level];
-      const internal::TransferCells<Number> data{degree + 1,
-                                                 2 * degree + 1,
-                                                 n_components,
-                                                 t.coarse_indices.data(),
-                                                 t.fine_indices.data(),
-                                                 t.weights.data(),
-                                                 prolongation_1d.data()};
+      const auto data = level_cells(
+          transfers[from_level], degree, n_components, prolongation_1d);
       internal::run_transfer<dim, Number>(
           "MGTransferMatrixFree::restrict_and_add",
-          t.n_coarse_cells,
+          transfers[from_level].n_coarse_cells,
           data,
           internal::RestrictCells<dim, Number>{data, fine, coarse});
     }

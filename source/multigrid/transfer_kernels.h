@@ -80,9 +80,13 @@ namespace dealii
                sizeof(Number);
       }
 
-      // dst += W P src on the children of each coarse cell.
-      template <int dim, typename Number>
-      struct ProlongateCells
+      // Prolongation (Restrict = false): dst += W P src, from each coarse
+      // cell's values to its fine lattice; restriction (true): its
+      // transpose, dst += P^T W src. One 1D pass a direction: pass d maps
+      // extents (out_1d^d, in_1d, in_1d^(dim-1-d)) to (out_1d^d, out_1d,
+      // in_1d^(dim-1-d)).
+      template <int dim, typename Number, bool Restrict>
+      struct TransferCellsKernel
       {
         TransferCells<Number> data;
         const Number         *src;
@@ -90,14 +94,18 @@ namespace dealii
 
         DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
         {
-          const unsigned int cell = team.team_index();
-          const unsigned int n1   = data.n_coarse_1d;
-          const unsigned int nf   = data.n_fine_1d;
-          const unsigned int nc   = power<dim>(n1);
-          const unsigned int nfc  = power<dim>(nf);
-          Number            *a    = team.scratch<Number>();
-          Number            *b    = a + nfc;
-          Number            *P    = b + nfc;
+          const unsigned int cell   = team.team_index();
+          const unsigned int n1     = data.n_coarse_1d;
+          const unsigned int nf     = data.n_fine_1d;
+          const unsigned int nc     = power<dim>(n1);
+          const unsigned int nfc    = power<dim>(nf);
+          const unsigned int n_in   = Restrict ? nfc : nc;
+          const unsigned int n_out  = Restrict ? nc : nfc;
+          const unsigned int in_1d  = Restrict ? nf : n1;
+          const unsigned int out_1d = Restrict ? n1 : nf;
+          Number            *a      = team.scratch<Number>();
+          Number            *b      = a + nfc;
+          Number            *P      = b + nfc;
           team.for_each<false>(nf * n1,
                                [&](const unsigned int i)
                                { P[i] = data.prolongation_1d[i]; });
@@ -109,104 +117,74 @@ namespace dealii
             const unsigned int *fine =
                 data.fine_indices +
                 (std::size_t(cell) * data.n_components + c) * nfc;
-            team.for_each<false>(nc,
+            const unsigned int *in_indices  = Restrict ? fine : coarse;
+            const unsigned int *out_indices = Restrict ? coarse : fine;
+            // W is applied on the fine side: before restriction, after
+            // prolongation.
+            team.for_each<false>(n_in,
                                  [&](const unsigned int i)
                                  {
-                                   const unsigned int index = coarse[i];
+                                   const unsigned int index = in_indices[i];
                                    a[i] = (index & constrained_dof_flag)
                                               ? Number()
+                                          : Restrict
+                                              ? data.weights[index] * src[index]
                                               : src[index];
                                  });
             team.barrier<false>();
-            transfer_pass(team, P, n1, false, 1, n1, nf, nc / n1, a, b);
+            // Literal extents where they are 1: the compiler drops the
+            // divisions in transfer_pass.
+            transfer_pass(
+                team, P, n1, Restrict, 1, in_1d, out_1d, n_in / in_1d, a, b);
             Number *result = b;
             if (dim > 1)
             {
-              transfer_pass(
-                  team, P, n1, false, nf, n1, nf, nc / (n1 * n1), b, a);
+              transfer_pass(team,
+                            P,
+                            n1,
+                            Restrict,
+                            out_1d,
+                            in_1d,
+                            out_1d,
+                            n_in / (in_1d * in_1d),
+                            b,
+                            a);
               result = a;
             }
             if (dim > 2)
             {
-              transfer_pass(team, P, n1, false, nf * nf, n1, nf, 1, a, b);
+              transfer_pass(team,
+                            P,
+                            n1,
+                            Restrict,
+                            out_1d * out_1d,
+                            in_1d,
+                            out_1d,
+                            1,
+                            a,
+                            b);
               result = b;
             }
-            team.for_each<false>(
-                nfc,
-                [&](const unsigned int p)
-                {
-                  const unsigned int index = fine[p];
-                  if (!(index & constrained_dof_flag))
-                    atomic_add(dst + index, data.weights[index] * result[p]);
-                });
-            team.barrier<false>();
-          }
-        }
-      };
-
-      // dst += P^T W src: the transpose of ProlongateCells.
-      template <int dim, typename Number>
-      struct RestrictCells
-      {
-        TransferCells<Number> data;
-        const Number         *src;
-        Number               *dst;
-
-        DEAL_II_GPU_HOST_DEVICE void operator()(const TeamMember &team) const
-        {
-          const unsigned int cell = team.team_index();
-          const unsigned int n1   = data.n_coarse_1d;
-          const unsigned int nf   = data.n_fine_1d;
-          const unsigned int nc   = power<dim>(n1);
-          const unsigned int nfc  = power<dim>(nf);
-          Number            *a    = team.scratch<Number>();
-          Number            *b    = a + nfc;
-          Number            *P    = b + nfc;
-          team.for_each<false>(nf * n1,
-                               [&](const unsigned int i)
-                               { P[i] = data.prolongation_1d[i]; });
-          for (unsigned int c = 0; c < data.n_components; ++c)
-          {
-            const unsigned int *coarse =
-                data.coarse_indices +
-                (std::size_t(cell) * data.n_components + c) * nc;
-            const unsigned int *fine =
-                data.fine_indices +
-                (std::size_t(cell) * data.n_components + c) * nfc;
-            team.for_each<false>(nfc,
+            team.for_each<false>(n_out,
                                  [&](const unsigned int p)
                                  {
-                                   const unsigned int index = fine[p];
-                                   a[p] =
-                                       (index & constrained_dof_flag)
-                                           ? Number()
-                                           : data.weights[index] * src[index];
-                                 });
-            team.barrier<false>();
-            transfer_pass(team, P, n1, true, 1, nf, n1, nfc / nf, a, b);
-            Number *result = b;
-            if (dim > 1)
-            {
-              transfer_pass(
-                  team, P, n1, true, n1, nf, n1, nfc / (nf * nf), b, a);
-              result = a;
-            }
-            if (dim > 2)
-            {
-              transfer_pass(team, P, n1, true, n1 * n1, nf, n1, 1, a, b);
-              result = b;
-            }
-            team.for_each<false>(nc,
-                                 [&](const unsigned int i)
-                                 {
-                                   const unsigned int index = coarse[i];
+                                   const unsigned int index = out_indices[p];
                                    if (!(index & constrained_dof_flag))
-                                     atomic_add(dst + index, result[i]);
+                                     atomic_add(dst + index,
+                                                Restrict ? result[p]
+                                                         : data.weights[index] *
+                                                               result[p]);
                                  });
             team.barrier<false>();
           }
         }
       };
+
+      template <int dim, typename Number>
+      using ProlongateCells = TransferCellsKernel<dim, Number, false>;
+
+      template <int dim, typename Number>
+      using RestrictCells = TransferCellsKernel<dim, Number, true>;
 
       template <int dim, typename Number, typename Kernel>
       void run_transfer(const char                  *name,
