@@ -11,10 +11,12 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/utilities.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -107,6 +109,39 @@ struct MPILogInitAll
     MPI_Barrier(MPI_COMM_WORLD);
   }
 };
+
+// The larger of an error measure and a new value, NaN if either is NaN:
+// std::max(error, NaN) returns error, and a check `error < tolerance` must
+// fail on a NaN result.
+inline double
+max_keep_nan(const double error, const double value)
+{
+  return std::isnan(error) || std::isnan(value)
+             ? std::numeric_limits<double>::quiet_NaN()
+             : std::max(error, value);
+}
+
+// max |v_i|, NaN where an entry is not finite: deal.II's linfty_norm()
+// skips a NaN entry, the l2 norm keeps it.
+template <typename VectorType>
+double
+max_norm(const VectorType &v)
+{
+  const double l2 = v.l2_norm();
+  return std::isfinite(l2) ? double(v.linfty_norm())
+                           : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Utilities::MPI::max() that is NaN where any rank's value is (MPI_MAX
+// need not keep a NaN).
+inline double
+max_over_ranks(const double value, const MPI_Comm comm)
+{
+  const double any_nan =
+      dealii::Utilities::MPI::max(std::isnan(value) ? 1. : 0., comm);
+  return any_nan > 0. ? std::numeric_limits<double>::quiet_NaN()
+                      : dealii::Utilities::MPI::max(value, comm);
+}
 
 // Relative difference, safe for a zero reference.
 inline double

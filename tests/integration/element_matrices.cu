@@ -144,8 +144,8 @@ check(const std::string     &name,
           for (unsigned int q = 0; q < quadrature.size(); ++q)
             reference += form(fe_values, q, i, j) * fe_values.JxW(q);
           const double value = host[(std::size_t(c) * n + i) * n + j];
-          max_error          = std::max(max_error, std::abs(value - reference));
-          max_entry          = std::max(max_entry, std::abs(reference));
+          max_error = max_keep_nan(max_error, std::abs(value - reference));
+          max_entry = max_keep_nan(max_entry, std::abs(reference));
         }
     }
   }
@@ -200,8 +200,9 @@ check_loads(const std::string     &name,
         double reference = 0;
         for (unsigned int q = 0; q < quadrature.size(); ++q)
           reference += load_entry(fe_values, q, i);
-        max_error = std::max(max_error, std::abs(host[c * n + i] - reference));
-        max_entry = std::max(max_entry, std::abs(reference));
+        max_error =
+            max_keep_nan(max_error, std::abs(host[c * n + i] - reference));
+        max_entry = max_keep_nan(max_entry, std::abs(reference));
       }
     }
   }

@@ -64,7 +64,7 @@ main(int argc, char **argv)
   host.compress(VectorOperation::add);
   v.copy_locally_owned_data_to(copy);
   copy -= host;
-  deallog << "compress(add) difference to deal.II: " << copy.linfty_norm()
+  deallog << "compress(add) difference to deal.II: " << max_norm(copy)
           << ", ghosts zeroed: " << (v.has_ghost_elements() ? "no" : "yes")
           << std::endl;
   double ghost_sum = 0;
@@ -78,7 +78,7 @@ main(int argc, char **argv)
   v.copy_locally_owned_data_to(copy);
   copy -= host;
   deallog << "compress(insert) keeps owned values: "
-          << (copy.linfty_norm() == 0. ? "yes" : "no") << std::endl;
+          << (max_norm(copy) == 0. ? "yes" : "no") << std::endl;
   v.update_ghost_values();
   v.zero_out_ghost_values();
   ghost_sum = 0;

@@ -88,9 +88,9 @@ run(const unsigned int n, const double tolerance)
         solve(A, jacobi, f, iterations, u_fused, lambda_fused);
     const double r_generic =
         solve(A, generic, f, iterations, u_generic, lambda_generic);
-    const double size = u_generic.linfty_norm();
+    const double size = max_norm(u_generic);
     u_fused -= u_generic;
-    const double u_error = u_fused.linfty_norm() / size;
+    const double u_error = max_norm(u_fused) / size;
     const double r_error = std::abs(r_fused - r_generic) / r_generic;
     const double lambda_error =
         iterations > 1

@@ -263,11 +263,11 @@ compare_with_cpu(
   // Both vectors have the owned DoFs in the same order.
   double max_difference = 0;
   for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
-    max_difference =
-        std::max(max_difference,
-                 std::abs(host.local_element(i) - dst_cpu.local_element(i)));
-  const double error = Utilities::MPI::max(max_difference, MPI_COMM_WORLD) /
-                       dst_cpu.linfty_norm();
+    max_difference = max_keep_nan(
+        max_difference,
+        std::abs(host.local_element(i) - dst_cpu.local_element(i)));
+  const double error =
+      max_over_ranks(max_difference, MPI_COMM_WORLD) / max_norm(dst_cpu);
   const double       tolerance = sizeof(Number) == 8 ? 1e-12 : 1e-5;
   const unsigned int hanging_cells =
       Utilities::MPI::sum(gpu.n_cells_with_hanging_nodes(), MPI_COMM_WORLD);

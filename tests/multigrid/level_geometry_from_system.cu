@@ -90,7 +90,7 @@ level_error(const Mapping<3>    &mapping,
   gpu.vmult(gpu_dst, gpu_src);
   gpu_dst.copy_locally_owned_data_to(from_gpu);
   from_gpu -= dst;
-  return double(from_gpu.linfty_norm()) / double(dst.linfty_norm());
+  return double(max_norm(from_gpu)) / double(max_norm(dst));
 }
 
 // The level operator with the coefficient in the kernels, the geometry of
@@ -192,7 +192,7 @@ copy_error(const Mapping<3>          &mapping,
     expected.copy_locally_owned_data_from(levels[l]);
     gpu_levels[l].copy_locally_owned_data_to(from_gpu);
     from_gpu -= expected;
-    error = std::max(error, double(from_gpu.linfty_norm()));
+    error = max_keep_nan(error, double(max_norm(from_gpu)));
     // New values on the levels for copy_from_mg.
     fill(expected, 100 + l);
     levels[l].reinit(expected);
@@ -204,7 +204,7 @@ copy_error(const Mapping<3>          &mapping,
   transfer.copy_from_mg(dof_handler, gpu_global, gpu_levels);
   gpu_global.copy_locally_owned_data_to(from_gpu);
   from_gpu -= global;
-  return std::max(error, from_gpu.linfty_norm());
+  return max_keep_nan(error, max_norm(from_gpu));
 }
 
 void
@@ -296,7 +296,7 @@ check(const bool shell)
   };
   const auto within = [](const double error, const double tolerance)
   {
-    const double       e = Utilities::MPI::max(error, MPI_COMM_WORLD);
+    const double       e = max_over_ranks(error, MPI_COMM_WORLD);
     std::ostringstream out;
     if (e <= tolerance)
       out << "within " << tolerance;
@@ -360,7 +360,7 @@ check(const bool shell)
   // field multigrid visits the cells: hanging nodes).
   const auto copies = [&](const auto &from, const char *geometry)
   {
-    const double error = Utilities::MPI::max(
+    const double error = max_over_ranks(
         copy_error(mapping,
                    dof_handler,
                    from,

@@ -146,7 +146,7 @@ compare(const std::string &name)
     counts.push_back(n_gpu);
     same = same && (n_cpu + 1 >= n_gpu && n_gpu + 1 >= n_cpu);
     u_gpu -= u_cpu;
-    agree = agree && u_gpu.linfty_norm() <= 1e-6 * u_cpu.linfty_norm();
+    agree = agree && max_norm(u_gpu) <= 1e-6 * max_norm(u_cpu);
   }
   const auto [low, high] = std::minmax_element(counts.begin(), counts.end());
   deallog << line.str() << "; same on both (+-1): " << (same ? "yes" : "no")

@@ -157,7 +157,7 @@ compare_coarse_solvers(const std::string               &name,
     if (k > 0)
     {
       x[k] -= x[0];
-      agree = agree && x[k].linfty_norm() <= 1e-6 * x[0].linfty_norm();
+      agree = agree && max_norm(x[k]) <= 1e-6 * max_norm(x[0]);
     }
   }
   deallog << name << ", " << dof_handler.n_dofs() << " DoFs, "

@@ -85,14 +85,14 @@ check_transfer(const unsigned int fine_degree, const unsigned int coarse_degree)
     double error = 0;
     for (const types::global_dof_index i : fine.locally_owned_dofs())
       if (!hanging[0].is_constrained(i))
-        error = std::max(error, std::abs(p(i) - f(i)));
+        error = max_keep_nan(error, std::abs(p(i) - f(i)));
       else
-        error = std::max(error, std::abs(p(i)));
-    error = Utilities::MPI::max(error, comm);
+        error = max_keep_nan(error, std::abs(p(i)));
+    error = max_over_ranks(error, comm);
     deallog << dim << "D Q" << coarse_degree << " -> Q" << fine_degree << ", "
             << fine.n_dofs() << " / " << coarse.n_dofs()
             << " DoFs: prolongated interpolant equals the fine one: "
-            << (error < 1e-12 * f.linfty_norm() ? "yes" : "no") << std::endl;
+            << (error < 1e-12 * max_norm(f) ? "yes" : "no") << std::endl;
   }
 
   // Transpose, with Dirichlet constraints too.

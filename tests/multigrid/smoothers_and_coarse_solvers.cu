@@ -82,11 +82,11 @@ check_coarse_matrix(const bool ball)
   double difference = 0, norm = 0;
   for (unsigned int i = 0; i < host.locally_owned_size(); ++i)
   {
-    difference = std::max(
+    difference = max_keep_nan(
         difference, std::abs(y.begin()[i] - device_result.local_element(i)));
-    norm = std::max(norm, std::abs(device_result.local_element(i)));
+    norm = max_keep_nan(norm, std::abs(device_result.local_element(i)));
   }
-  difference = Utilities::MPI::max(difference, MPI_COMM_WORLD);
+  difference = max_over_ranks(difference, MPI_COMM_WORLD);
   norm       = Utilities::MPI::max(norm, MPI_COMM_WORLD);
   deallog << dim << "D Q" << degree << (ball ? " ball" : " cube")
           << ": AMG's assembled level matrix (" << amg.get_matrix().m()

@@ -130,7 +130,7 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
     transfer.prolongate(l, fine, coarse);
     fine -= expected;
     interpolation =
-        std::max(interpolation, fine.linfty_norm() / expected.linfty_norm());
+        max_keep_nan(interpolation, max_norm(fine) / max_norm(expected));
 
     GPU::Vector<double> u(coarse_layout), v(fine_layout), Pu(fine_layout),
         Rv(coarse_layout);
@@ -140,7 +140,7 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
     other.reinit(fine_layout);
     cells.prolongate(l, other, u);
     other -= Pu;
-    against_cells = std::max(against_cells, other.l2_norm() / Pu.l2_norm());
+    against_cells = max_keep_nan(against_cells, other.l2_norm() / Pu.l2_norm());
     using Restriction =
         typename GPU::MGTransferSparseMatrix<dim, double>::Restriction;
     transfer.set_restriction(Restriction::stored_transpose);
@@ -148,16 +148,16 @@ check_transfer(const unsigned int degree, const unsigned int refinements)
     other.reinit(coarse_layout);
     cells.restrict_and_add(l, other, v);
     other -= Rv;
-    against_cells = std::max(against_cells, other.l2_norm() / Rv.l2_norm());
-    transpose =
-        std::max(transpose, std::abs((Rv * u) - (v * Pu)) / std::abs(v * Pu));
+    against_cells = max_keep_nan(against_cells, other.l2_norm() / Rv.l2_norm());
+    transpose     = max_keep_nan(transpose,
+                             std::abs((Rv * u) - (v * Pu)) / std::abs(v * Pu));
     // The same restriction as the transposed product with P (default).
     transfer.set_restriction(Restriction::transposed_product);
     other.reinit(coarse_layout);
     transfer.restrict_and_add(l, other, v);
     other -= Rv;
     transposed_product =
-        std::max(transposed_product, other.l2_norm() / Rv.l2_norm());
+        max_keep_nan(transposed_product, other.l2_norm() / Rv.l2_norm());
     entries +=
         Utilities::MPI::sum(transfer.n_nonzero_elements(l), MPI_COMM_WORLD);
   }
@@ -380,16 +380,16 @@ check_spai0()
   double error = 0, jacobi = 0;
   for (unsigned int r = 0; r < diagonal.size(); ++r)
   {
-    error =
-        std::max(error,
-                 std::abs(values.local_element(r) - diagonal[r] / squares[r]) *
-                     diagonal[r]);
-    jacobi = std::max(jacobi,
-                      std::abs(values.local_element(r) - 1. / diagonal[r]) *
-                          diagonal[r]);
+    error = max_keep_nan(
+        error,
+        std::abs(values.local_element(r) - diagonal[r] / squares[r]) *
+            diagonal[r]);
+    jacobi = max_keep_nan(jacobi,
+                          std::abs(values.local_element(r) - 1. / diagonal[r]) *
+                              diagonal[r]);
   }
-  error  = Utilities::MPI::max(error, MPI_COMM_WORLD);
-  jacobi = Utilities::MPI::max(jacobi, MPI_COMM_WORLD);
+  error  = max_over_ranks(error, MPI_COMM_WORLD);
+  jacobi = max_over_ranks(jacobi, MPI_COMM_WORLD);
   deallog << "SPAI(0) of the level-2 matrix (2D Q2, ball): "
           << (error < 1e-12 ? "equals a_ii / sum_j a_ij^2" : "ERROR")
           << (jacobi > 1e-2 ? ", differs from Jacobi" : ", ERROR: Jacobi")
@@ -462,12 +462,12 @@ check_spai(const unsigned int degree, const bool ball, const unsigned int level)
     device[{i, j}] = v;
   for (const auto &[ij, v] : reference)
   {
-    largest = std::max(largest, std::abs(v));
-    error   = std::max(error, std::abs(v - device[ij]));
+    largest = max_keep_nan(largest, std::abs(v));
+    error   = max_keep_nan(error, std::abs(v - device[ij]));
   }
   for (const auto &[ij, v] : device)
     if (reference.find(ij) == reference.end())
-      error = std::max(error, std::abs(v));
+      error = max_keep_nan(error, std::abs(v));
 
   // || I - M A ||_F^2 for M = SPAI(1), SPAI(0) and Jacobi.
   const auto residual = [&](const auto &m_entries)
@@ -500,7 +500,7 @@ check_spai(const unsigned int degree, const bool ball, const unsigned int level)
                rj = residual(jacobi);
   const bool better =
       Utilities::MPI::min(int(r1 < r0 && r0 < rj), MPI_COMM_WORLD) == 1;
-  error   = Utilities::MPI::max(error, MPI_COMM_WORLD);
+  error   = max_over_ranks(error, MPI_COMM_WORLD);
   largest = Utilities::MPI::max(largest, MPI_COMM_WORLD);
   deallog << "SPAI of the level-" << level << " matrix (" << dim << "D Q"
           << degree << (ball ? ", ball" : ", cube")

@@ -111,7 +111,7 @@ run(const unsigned int refinements)
       u_cpu.get_partitioner());
   u.copy_locally_owned_data_to(difference);
   difference -= u_cpu;
-  const double relative = difference.linfty_norm() / u_cpu.linfty_norm();
+  const double relative = max_norm(difference) / max_norm(u_cpu);
   deallog << dim << "D Q" << degree << " adaptive ball, "
           << dof_handler.n_dofs() << " DoFs, " << n_levels
           << " levels: deal.II's CG iterations " << cpu_iterations

@@ -87,7 +87,8 @@ check(const std::string                         &name,
   double largest = 0;
   for (const auto &cell : tria.active_cell_iterators())
     if (cell->is_locally_owned())
-      largest = std::max(largest, double(reference[cell->active_cell_index()]));
+      largest =
+          max_keep_nan(largest, double(reference[cell->active_cell_index()]));
   largest            = Utilities::MPI::max(largest, comm);
   double       worst = 0, sum = 0;
   unsigned int refined_faces = 0, turned_faces = 0;
@@ -95,9 +96,9 @@ check(const std::string                         &name,
     if (cell->is_locally_owned())
     {
       const unsigned int i = cell->active_cell_index();
-      worst                = std::max(worst,
-                       std::abs(double(ours[i]) - reference[i]) /
-                           (reference[i] + 1e-4 * largest));
+      worst                = max_keep_nan(worst,
+                           std::abs(double(ours[i]) - reference[i]) /
+                               (reference[i] + 1e-4 * largest));
       sum += double(reference[i]) * reference[i];
       for (const unsigned int f : cell->face_indices())
       {
@@ -106,7 +107,7 @@ check(const std::string                         &name,
                         cell->face_rotation(f);
       }
     }
-  worst         = Utilities::MPI::max(worst, comm);
+  worst         = max_over_ranks(worst, comm);
   sum           = Utilities::MPI::sum(sum, comm);
   refined_faces = Utilities::MPI::sum(refined_faces, comm);
   turned_faces  = Utilities::MPI::sum(turned_faces, comm);

@@ -136,10 +136,10 @@ relative_error(const LinearAlgebra::distributed::Vector<Number> &a,
 {
   double difference = 0;
   for (unsigned int i = 0; i < b.locally_owned_size(); ++i)
-    difference = std::max(
+    difference = max_keep_nan(
         difference, double(std::abs(a.local_element(i) - b.local_element(i))));
-  return Utilities::MPI::max(difference, MPI_COMM_WORLD) /
-         std::max(double(b.linfty_norm()), 1e-300);
+  return max_over_ranks(difference, MPI_COMM_WORLD) /
+         std::max(double(max_norm(b)), 1e-300);
 }
 
 template <typename Number>
@@ -276,8 +276,8 @@ compare(const Case &c, const Operation &operation, const Form &form)
       if (!constraints.is_constrained(i))
       {
         difference =
-            std::max(difference, std::abs(double(dst[i]) - reference[i]));
-        size = std::max(size, std::abs(reference[i]));
+            max_keep_nan(difference, std::abs(double(dst[i]) - reference[i]));
+        size = max_keep_nan(size, std::abs(reference[i]));
       }
     line << "; cpu vmult against FEValues "
          << verdict<Number>(difference / size);
