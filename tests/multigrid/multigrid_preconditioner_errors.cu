@@ -116,8 +116,7 @@ main(int argc, char **argv)
     tria.refine_global(2);
     DoFHandler<dim> dof_handler(tria);
     dof_handler.distribute_dofs(FE_Q<dim>(2));
-    // deal.II's release library lets this pass; the refusal must be ours.
-    dof_handler.distribute_mg_dofs();
+    // Ours refuses such a mesh; deal.II refuses its level DoFs.
     expect_error("p4est mesh without multigrid hierarchy",
                  "without its multigrid hierarchy",
                  [&]
@@ -125,5 +124,8 @@ main(int argc, char **argv)
                    GPU::MultigridPreconditioner<dim, 2> mg;
                    mg.initialize(mapping, dof_handler, {0}, one);
                  });
+    expect_error("its level DoFs (deal.II's distribute_mg_dofs())",
+                 "construct_multigrid_hierarchy",
+                 [&] { dof_handler.distribute_mg_dofs(); });
   }
 }

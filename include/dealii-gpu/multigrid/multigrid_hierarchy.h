@@ -43,19 +43,16 @@ namespace dealii
     namespace internal
     {
       /**
-       * The checks of a multigrid set-up: level DoFs (if @p
-       * needs_level_dofs), a parallel triangulation with its multigrid
-       * hierarchy, the settings of @p data in range.
+       * The checks of a multigrid set-up: a parallel triangulation with
+       * its multigrid hierarchy (first: without it deal.II cannot
+       * distribute level DoFs), level DoFs (if @p needs_level_dofs), the
+       * settings of @p data in range.
        */
       template <int dim>
       void check_multigrid_input(const DoFHandler<dim> &dof_handler,
                                  const MultigridData   &data,
                                  const bool             needs_level_dofs)
       {
-        AssertThrow(!needs_level_dofs || dof_handler.has_level_dofs(),
-                    ExcNotSupportedByMGTransfer(
-                        "the DoFHandler has no level DoFs: call "
-                        "distribute_mg_dofs()"));
         const auto *parallel_tria =
             dynamic_cast<const parallel::TriangulationBase<dim> *>(
                 &dof_handler.get_triangulation());
@@ -65,6 +62,10 @@ namespace dealii
                         "a parallel triangulation without its multigrid "
                         "hierarchy: create it with "
                         "construct_multigrid_hierarchy"));
+        AssertThrow(!needs_level_dofs || dof_handler.has_level_dofs(),
+                    ExcNotSupportedByMGTransfer(
+                        "the DoFHandler has no level DoFs: call "
+                        "distribute_mg_dofs()"));
         AssertThrow(data.smoothing_degree >= 1 && data.coarse_reduction > 0 &&
                         data.coarse_reduction < 1 && data.smoothing_range > 1,
                     ExcMessage("Multigrid: coarse reduction in (0, 1), "
