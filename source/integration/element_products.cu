@@ -8,6 +8,7 @@
 #  include <cublas_v2.h>
 #endif
 
+#include "../base/library_check.h"
 #include <string>
 #include <type_traits>
 
@@ -21,18 +22,8 @@ namespace dealii
       namespace
       {
 #  define DEAL_II_GPU_CUBLAS_CHECK(call)                                       \
-    do                                                                         \
-    {                                                                          \
-      const cublasStatus_t dealii_gpu_status_ = (call);                        \
-      if (dealii_gpu_status_ != CUBLAS_STATUS_SUCCESS)                         \
-        ::dealii::GPU::internal::throw_cuda_library_error(                     \
-            "cuBLAS status " + std::to_string(int(dealii_gpu_status_)),        \
-            cublasGetStatusString(dealii_gpu_status_),                         \
-            #call,                                                             \
-            __FILE__,                                                          \
-            __LINE__,                                                          \
-            __func__);                                                         \
-    } while (false)
+    DEAL_II_GPU_LIBRARY_CHECK(                                                 \
+        call, CUBLAS_STATUS_SUCCESS, "cuBLAS", cublasGetStatusString)
 
         // One handle for the process: creating it costs milliseconds.
         cublasHandle_t cublas_handle()

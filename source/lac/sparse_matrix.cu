@@ -10,6 +10,7 @@
 #  include <cusparse.h>
 #endif
 
+#include "../base/library_check.h"
 #include "cusparse_data.h"
 #include <algorithm>
 #include <functional>
@@ -24,18 +25,8 @@ namespace dealii
     {
 #ifdef DEAL_II_GPU_COMPILING_CUDA
 #  define DEAL_II_GPU_CUSPARSE_CHECK(call)                                     \
-    do                                                                         \
-    {                                                                          \
-      const cusparseStatus_t dealii_gpu_status_ = (call);                      \
-      if (dealii_gpu_status_ != CUSPARSE_STATUS_SUCCESS)                       \
-        ::dealii::GPU::internal::throw_cuda_library_error(                     \
-            "cuSPARSE status " + std::to_string(int(dealii_gpu_status_)),      \
-            cusparseGetErrorString(dealii_gpu_status_),                        \
-            #call,                                                             \
-            __FILE__,                                                          \
-            __LINE__,                                                          \
-            __func__);                                                         \
-    } while (false)
+    DEAL_II_GPU_LIBRARY_CHECK(                                                 \
+        call, CUSPARSE_STATUS_SUCCESS, "cuSPARSE", cusparseGetErrorString)
 
       // One handle for the process: creating it costs milliseconds.
       cusparseHandle_t cusparse_handle()
